@@ -1,0 +1,3 @@
+from boardreader.cli import main
+
+raise SystemExit(main())

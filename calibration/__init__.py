@@ -1,0 +1,1 @@
+"""Board models and camera calibration: geometry as data."""

@@ -1,0 +1,20 @@
+"""Crokinole rules engine: being written (issue 2)."""
+
+from scoring.engine import Engine
+
+
+class CrokinoleEngine(Engine):
+    game = "crokinole"
+    event_types = frozenset()
+
+    def start(self, match):
+        raise NotImplementedError
+
+    def apply(self, state, event):
+        raise NotImplementedError
+
+    def is_over(self, state):
+        raise NotImplementedError
+
+    def result(self, state):
+        raise NotImplementedError

@@ -1,0 +1,1 @@
+"""The HTTP service: matches, events, live feed, overlay and referee pages."""

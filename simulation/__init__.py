@@ -1,0 +1,1 @@
+"""Synthetic boards: physics, renderer, camera model and ground truth."""

@@ -1,0 +1,1 @@
+"""Computer vision: frame sources, board localisation, piece reading, settle gating, events."""
