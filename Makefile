@@ -18,7 +18,7 @@ test: setup
 	$(BIN)/pytest
 
 demo: setup
-	$(BIN)/boardreader score examples/carrom_match.jsonl
+	$(BIN)/boardreader score examples/carrom_match.jsonl --format sheet
 
 clean:
 	rm -rf $(VENV) build *.egg-info

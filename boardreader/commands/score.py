@@ -6,12 +6,15 @@ import argparse
 import json
 import sys
 
+from boardreader.sheet import format_sheet
 from scoring import EventLogError, parse_jsonl, replay
 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("score", help="replay an event log through the rules engine")
     parser.add_argument("events", help="event log, one JSON object per line ('-' for stdin)")
+    parser.add_argument("--format", choices=("json", "sheet"), default="json",
+                        help="json (the contract of design.md) or a plain-text score sheet")
     parser.set_defaults(run=run)
 
 
@@ -22,8 +25,11 @@ def run(args: argparse.Namespace) -> int:
         with open(args.events, encoding="utf-8") as stream:
             lines = stream.read().splitlines()
     result = score_lines(lines)
-    json.dump(result, sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    if args.format == "sheet":
+        sys.stdout.write(format_sheet(result))
+    else:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
     return 0
 
 
