@@ -1,0 +1,103 @@
+"""Properties of the crokinole engine over generated logs (hypothesis)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pytest
+
+from scoring import EventLogError, IllegalStrokeError, replay
+
+SIDES = ("A", "B")
+
+
+def side_discs(limit: int):
+    """Discs on the board and 20s of one side, within its allocation."""
+    return st.integers(0, limit).flatmap(
+        lambda n: st.tuples(st.lists(st.sampled_from([5, 10, 15]), max_size=n), st.integers(0, limit - n))
+    )
+
+
+def rounds(limit: int = 8):
+    return st.tuples(side_discs(limit), side_discs(limit)).map(
+        lambda pair: {
+            "type": "round",
+            "discs": {"A": pair[0][0], "B": pair[1][0]},
+            "twenties": {"A": pair[0][1], "B": pair[1][1]},
+        }
+    )
+
+
+def raw(event, side):
+    return sum(event["discs"][side]) + 20 * event["twenties"][side]
+
+
+@given(st.lists(rounds(), min_size=1, max_size=4))
+def test_nca_round_points_sum_to_2(events):
+    result = replay([{"type": "match", "game": "crokinole", "preset": "nca"}, *events])
+    for event, scored in zip(events, result["games"][0]["rounds"]):
+        assert sum(scored["points"].values()) == 2
+        assert scored["raw"] == {side: raw(event, side) for side in SIDES}
+
+
+@settings(deadline=None)
+@given(st.lists(rounds(12), min_size=1, max_size=40), st.sampled_from([50, 100, 150]))
+def test_casual_only_one_side_scores_and_the_game_ends_at_the_target(events, target):
+    log = [{"type": "match", "game": "crokinole", "preset": "casual", "target": target}]
+    for event in events:
+        before = replay(log)
+        if before["winner"] is not None:
+            with pytest.raises(IllegalStrokeError, match="after the match ended"):
+                replay(log + [event])
+            break
+        log.append(event)
+        scored = replay(log)["games"][0]["rounds"][-1]
+        assert min(scored["points"].values()) == 0
+        assert max(scored["points"].values()) == abs(raw(event, "A") - raw(event, "B"))
+    result = replay(log)
+    score = result["games"][0]["score"]
+    if result["winner"] is None:
+        assert max(score.values()) < target
+    else:
+        assert score[result["winner"]] >= target
+        assert min(score.values()) < target  # only one side scores a round
+
+
+def with_ids(events):
+    return [{**event, "id": f"e{i}"} for i, event in enumerate(events)]
+
+
+def outcome(log):
+    try:
+        return replay(log)
+    except EventLogError as error:
+        return type(error), str(error)
+
+
+@given(st.lists(rounds(), min_size=1, max_size=6), st.data())
+def test_a_correction_equals_the_corrected_log(events, data):
+    match = {"type": "match", "game": "crokinole", "preset": "nca"}
+    events = with_ids(events)
+    slot = data.draw(st.integers(0, len(events) - 1))
+    replacement = data.draw(rounds())
+    corrected = [*events[:slot], {**replacement, "id": events[slot]["id"]}, *events[slot + 1 :]]
+    correction = {"type": "correct", "target": events[slot]["id"], "event": replacement}
+    assert outcome([match, *events, correction]) == outcome([match, *corrected])
+    voided = [match, *events, {"type": "void", "target": events[slot]["id"]}]
+    assert outcome(voided) == outcome([match, *events[:slot], *events[slot + 1 :]])
+
+
+SCALAR = st.none() | st.booleans() | st.integers(-30, 30) | st.sampled_from([5.0, 1e9, "5", ""])
+JUNK = SCALAR | st.lists(SCALAR, max_size=4) | st.dictionaries(
+    st.sampled_from(["A", "B", "C"]), SCALAR | st.lists(SCALAR, max_size=3), max_size=3
+)
+
+
+@given(st.dictionaries(st.sampled_from(["discs", "twenties", "hits"]), JUNK), st.sampled_from(["round", "shootout"]))
+def test_malformed_events_raise_event_log_errors_only(fields, kind):
+    log = [{"type": "match", "game": "crokinole", "preset": "nca", "rounds": 1, "tiebreak": "shootout"}]
+    if kind == "shootout":
+        log.append({"type": "round"})  # a tied game: a shoot-out is due
+    try:
+        replay(log + [{"type": kind, **fields}])
+    except EventLogError as error:
+        assert str(error)
