@@ -1,0 +1,84 @@
+"""Low-level image features for board localisation: thin printed lines and small blobs.
+
+Printed lines are thin and darker than the surface around them; shadows and sun
+bands change the surface brightness by a factor of two or more, so the response
+is the line's darkness relative to the local background, not its absolute depth.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def dark_line_response(gray: np.ndarray, *, width_px: int = 9) -> np.ndarray:
+    """Relative darkness of thin structures narrower than `width_px`.
+
+    Returns a float32 image in [0, 1): (local background - pixel) / local background,
+    where the background is a grey closing with a disc of diameter `width_px`.
+    """
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width_px, width_px))
+    background = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel).astype(np.float32)
+    return (background - gray.astype(np.float32)) / (background + 8.0)
+
+
+def bright_spot_response(gray: np.ndarray, *, width_px: int = 9) -> np.ndarray:
+    """Relative brightness of small spots narrower than `width_px` (white top-hat over the background)."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width_px, width_px))
+    background = cv2.morphologyEx(gray, cv2.MORPH_OPEN, kernel).astype(np.float32)
+    return (gray.astype(np.float32) - background) / (background + 8.0)
+
+
+def sample(image: np.ndarray, points_px: np.ndarray) -> np.ndarray:
+    """Bilinear samples of a single-channel float32 image at (..., 2) points; 0 outside."""
+    shape = points_px.shape[:-1]
+    flat = points_px.reshape(-1, 2).astype(np.float32)
+    # remap maps must stay under 32767 on a side: lay the points out in rows of 1024
+    count = len(flat)
+    rows = max(1, -(-count // 1024))
+    padded = np.zeros((rows * 1024, 2), np.float32)
+    padded[:count] = flat
+    values = cv2.remap(
+        image, padded[:, 0].reshape(rows, 1024), padded[:, 1].reshape(rows, 1024), cv2.INTER_LINEAR, borderValue=0
+    )
+    return values.ravel()[:count].reshape(shape)
+
+
+def peaks_along_normals(
+    response: np.ndarray,
+    points_px: np.ndarray,
+    normals: np.ndarray,
+    *,
+    half_width_px: float,
+    step_px: float = 0.5,
+    min_response: float = 0.05,
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each point, the strongest response along its normal within +-half_width_px.
+
+    Parameters
+    ----------
+    response : (H, W) float32
+    points_px, normals : (n, 2) float arrays (normals of unit length)
+
+    Returns
+    -------
+    found_px : (n, 2) float64, sub-pixel position of each peak
+    ok : (n,) bool, False where the peak is weaker than `min_response`, lies
+        at the end of the search window, or falls outside the image
+    """
+    offsets = np.arange(-half_width_px, half_width_px + step_px / 2, step_px)
+    grid = points_px[:, None, :] + offsets[None, :, None] * normals[:, None, :]
+    values = sample(response, grid)
+    best = np.argmax(values, axis=1)
+    rows = np.arange(len(points_px))
+    peak = values[rows, best]
+    inside = (best > 0) & (best < len(offsets) - 1)
+    left = values[rows, np.clip(best - 1, 0, len(offsets) - 1)]
+    right = values[rows, np.clip(best + 1, 0, len(offsets) - 1)]
+    denom = left - 2 * peak + right
+    shift = np.where(inside & (denom < -1e-6), 0.5 * (left - right) / np.where(denom < -1e-6, denom, -1), 0.0)
+    t = offsets[best] + shift * step_px
+    found = points_px + t[:, None] * normals
+    h, w = response.shape
+    in_image = (found[:, 0] >= 1) & (found[:, 1] >= 1) & (found[:, 0] < w - 2) & (found[:, 1] < h - 2)
+    return found, inside & (peak >= min_response) & in_image

@@ -1,0 +1,61 @@
+"""Board localisation for any game: pick the locator, try the board models, keep the best fit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from calibration.geometry import GAMES, available_models, load_board
+from vision.board_location import BoardLocation
+from vision.frames import validate_image
+
+
+def locate_board(
+    image: np.ndarray, *, game: str, models: Sequence[str] | None = None
+) -> BoardLocation:
+    """Find the board of `game` in a BGR frame.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 ndarray
+    game : {"carrom", "crokinole", "couronne"}
+    models : sequence of str, optional
+        Board models to try (e.g. from a table profile). By default every
+        shipped model of the game is tried and the best fit kept, so a board
+        whose lines differ from the tournament default is still found.
+
+    Returns
+    -------
+    BoardLocation
+        ``found`` is False, with a reason, when no model fits well enough.
+
+    Examples
+    --------
+    >>> location = locate_board(image, game="crokinole")  # doctest: +SKIP
+    >>> location.found, location.error_mm  # doctest: +SKIP
+    (True, 0.3)
+    """
+    if game not in GAMES:
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
+    image = validate_image(image)
+    candidates = list(models) if models else available_models(game)
+    best: BoardLocation | None = None
+    for model in candidates:
+        board = load_board(game, model)
+        location = _locator(game)(image, board=board)
+        if location.found and (best is None or not best.found or location.error_mm < best.error_mm):
+            best = location
+        elif best is None:
+            best = location
+    return best
+
+
+def _locator(game: str):
+    if game == "crokinole":
+        from vision.localise_crokinole import locate_crokinole
+
+        return locate_crokinole
+    from vision.localise_square import locate_square_board
+
+    return locate_square_board

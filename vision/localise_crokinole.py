@@ -1,0 +1,327 @@
+"""Find a crokinole board: its concentric scoring lines, the 20-hole at their centre, the pegs.
+
+Steps, on a working copy of at most ``fine_side_px``:
+
+1. coarse (at ``coarse_side_px``): thin dark lines vote along their normals for
+   the common centre; the median polar profile about that centre must show the
+   three scoring lines at the board model's radius ratios (15 : 10 : 5 lines);
+2. fine: search each projected line along its normal, fit the homography to the
+   line points (radial error in board mm, robust), narrow the search, repeat;
+3. rotation: the pegs (bright spots on the 15 line) and the quadrant lines
+   (dark, on the diagonals of the outer ring) fix the rotation modulo 90
+   degrees; the one closest to the image axes is kept (south at the bottom);
+4. the pegs found join the fit as point landmarks.
+
+A fit whose lines are not supported around most of their length, or whose
+points stray from the model, is reported as not found.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.geometry import CrokinoleBoard
+from vision.board_location import BoardLocation, Landmarks
+from vision.circle_fit import refine_on_circles
+from vision.frames import downscale
+from vision.homography import project
+from vision.line_features import bright_spot_response, dark_line_response, peaks_along_normals, sample
+
+QUADRANT_LINE_ANGLES_DEG = (45.0, 135.0, 225.0, 315.0)
+"""Quadrant lines run on the diagonals, midway between the peg pairs (see CrokinoleBoard.peg_centres_mm)."""
+
+
+@dataclass(frozen=True)
+class CrokinoleSettings:
+    """Tuning of the crokinole locator (working sizes in pixels, tolerances in board mm)."""
+
+    coarse_side_px: int = 512
+    fine_side_px: int = 1024
+    samples_per_line: int = 180
+    min_line_support: float = 0.45
+    max_median_residual_mm: float = 1.5
+    max_error_mm: float = 2.5
+
+
+def _vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float, max_radius_px: float) -> np.ndarray:
+    """The point most line pixels' normals pass through (the centre of the concentric lines)."""
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    threshold = max(0.08, float(np.quantile(response, 0.93)))
+    is_line = response > threshold
+    # the image border is no line; its pixels would all vote along the border itself
+    margin = 4
+    is_line[:margin] = is_line[-margin:] = False
+    is_line[:, :margin] = is_line[:, -margin:] = False
+    ys, xs = np.nonzero(is_line)
+    if len(xs) > 6000:
+        pick = np.random.default_rng(0).choice(len(xs), 6000, replace=False)
+        ys, xs = ys[pick], xs[pick]
+    mag = np.hypot(gx[ys, xs], gy[ys, xs])
+    keep = mag > 1e-3
+    ys, xs, mag = ys[keep], xs[keep], mag[keep]
+    dx, dy = gx[ys, xs] / mag, gy[ys, xs] / mag
+    h, w = gray.shape
+    cell = 2
+    gw, gh = w // cell + 1, h // cell + 1
+    distances = np.arange(min_radius_px, max_radius_px, 1.5, dtype=np.float32)
+    votes = np.zeros(gw * gh, np.float32)
+    for sign in (1.0, -1.0):
+        vx = np.floor((xs[:, None] + sign * dx[:, None] * distances) / cell).astype(np.int32)
+        vy = np.floor((ys[:, None] + sign * dy[:, None] * distances) / cell).astype(np.int32)
+        ok = (vx >= 0) & (vy >= 0) & (vx < gw) & (vy < gh)
+        votes += np.bincount(vy[ok] * gw + vx[ok], minlength=votes.size).astype(np.float32)
+    votes = cv2.GaussianBlur(votes.reshape(gh, gw), (0, 0), 1.5)
+    y, x = np.unravel_index(int(np.argmax(votes)), votes.shape)
+    return np.array([x * cell + cell / 2, y * cell + cell / 2], np.float64)
+
+
+def _ring_profile(response: np.ndarray, centre_px: np.ndarray, max_radius_px: int, n_angles: int) -> np.ndarray:
+    """Prominence of thin lines at each radius about a centre: the median over angles.
+
+    A line wanders a few pixels across angles (centre error, tilt), so each ray is
+    widened radially before the median, which ignores discs and gaps covering less
+    than half of a line. Rays leaving the image count as empty.
+    """
+    angles = np.linspace(0, 2 * np.pi, n_angles, endpoint=False)
+    radii = np.arange(max_radius_px, dtype=np.float32)
+    rays = centre_px[None, None, :] + radii[None, :, None] * np.stack([np.cos(angles), np.sin(angles)], 1)[:, None, :]
+    polar = cv2.blur(sample(response, rays.astype(np.float32)), (7, 1))
+    profile = np.median(polar, axis=0)
+    return profile - cv2.blur(profile.reshape(1, -1), (25, 1)).ravel()
+
+
+def _template_score(prominence: np.ndarray, ratios: np.ndarray, min_radius_px: float) -> tuple[float, float]:
+    """Best innermost radius for lines at ``radius * ratios`` and its score (weakest line's prominence)."""
+    top = (len(prominence) - 3) / ratios.max()
+    candidates = np.arange(min_radius_px, top, 0.5)
+    if len(candidates) == 0:
+        return 0.0, -1.0
+    local_max = np.maximum.reduce([np.roll(prominence, k) for k in (-2, -1, 0, 1, 2)])
+    at = np.clip(np.rint(candidates[:, None] * ratios[None, :]).astype(int), 0, len(prominence) - 1)
+    scores = local_max[at].min(axis=1)
+    best = int(np.argmax(scores))
+    return float(candidates[best]), float(scores[best])
+
+
+def _coarse_centre_scale(
+    response: np.ndarray, centre_px: np.ndarray, ratios: np.ndarray
+) -> tuple[np.ndarray, float, float]:
+    """Centre, innermost line radius (px) and strength that best show lines at the model's radius ratios.
+
+    The voted centre is only good to several pixels; a small grid search around it,
+    coarse then fine, maximises the weakest line's prominence.
+    """
+    h, w = response.shape
+    max_radius = int(0.75 * max(h, w))
+    min_radius = 0.05 * min(h, w)
+    best = (centre_px, 0.0, -1.0)
+    for half, step, n_angles in ((16, 4, 72), (3, 1, 120)):
+        origin = best[0]
+        for dy in np.arange(-half, half + 1, step):
+            for dx in np.arange(-half, half + 1, step):
+                c = origin + (dx, dy)
+                radius, score = _template_score(_ring_profile(response, c, max_radius, n_angles), ratios, min_radius)
+                if score > best[2]:
+                    best = (c, radius, score)
+    return best
+
+
+def _circle_normals(homography: np.ndarray, radius_mm: np.ndarray, angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Image points of board circles and the image direction of increasing radius at each."""
+    unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    on = project(homography, unit * radius_mm[:, None])
+    out = project(homography, unit * (radius_mm[:, None] + 1.0))
+    normal = out - on
+    normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+    return on, normal
+
+
+def _rotation_phase(
+    homography: np.ndarray, gray: np.ndarray, board: CrokinoleBoard, px_per_mm: float
+) -> tuple[float, float]:
+    """Board rotation (degrees, modulo 90, in [-45, 45)) from pegs and quadrant lines, and its contrast."""
+    spot_px = max(3, int(round(board.peg_diameter_mm * 1.6 * px_per_mm)) | 1)
+    bright = bright_spot_response(gray, width_px=spot_px)
+    dark = dark_line_response(gray, width_px=max(5, int(round(4 * px_per_mm)) | 1))
+    radii = board.line_radii_mm()
+    steps = np.deg2rad(np.arange(0.0, 90.0, 0.5))
+    peg_angles = np.array([math.atan2(y, x) for x, y in board.peg_centres_mm()])
+    quadrant_angles = np.deg2rad(QUADRANT_LINE_ANGLES_DEG)
+    # a few radii across the quadrant line's length, a peg sampled at its centre
+    peg_pts = np.stack([np.cos(peg_angles[None, :] + steps[:, None]), np.sin(peg_angles[None, :] + steps[:, None])], -1)
+    peg_px = project(homography, (peg_pts * radii[15]).reshape(-1, 2)).reshape(len(steps), -1, 2)
+    peg_score = sample(bright, peg_px).mean(axis=1)
+    # a quadrant line is dark along its whole length; the printed numerals on the axes only
+    # in places, so the weakest of several radii counts
+    quad_score = np.full(len(steps), np.inf)
+    for fraction in (0.12, 0.25, 0.75, 0.88):
+        r = radii[10] + fraction * (radii[5] - radii[10])
+        pts = np.stack(
+            [np.cos(quadrant_angles[None, :] + steps[:, None]), np.sin(quadrant_angles[None, :] + steps[:, None])], -1
+        )
+        q_px = project(homography, (pts * r).reshape(-1, 2)).reshape(len(steps), -1, 2)
+        quad_score = np.minimum(quad_score, sample(dark, q_px).mean(axis=1))
+    score = peg_score / (peg_score.std() + 1e-6) + quad_score / (quad_score.std() + 1e-6)
+    best = int(np.argmax(score))
+    contrast = float((score[best] - np.median(score)) / (score.std() + 1e-6))
+    phase = float(np.rad2deg(steps[best]))
+    return (phase + 45.0) % 90.0 - 45.0, contrast
+
+
+def _rotation(angle_deg: float) -> np.ndarray:
+    a = math.radians(angle_deg)
+    return np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
+
+
+def _scaled(homography: np.ndarray, factor: float) -> np.ndarray:
+    """The same board->image map for an image resized by `factor`."""
+    return np.diag([factor, factor, 1.0]) @ homography
+
+
+def locate_crokinole(
+    image: np.ndarray, *, board: CrokinoleBoard, settings: CrokinoleSettings = CrokinoleSettings()
+) -> BoardLocation:
+    """Find a crokinole board in a BGR frame.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 ndarray
+    board : CrokinoleBoard
+        The board model (line radii, pegs).
+    settings : CrokinoleSettings
+
+    Returns
+    -------
+    BoardLocation
+        Homography in the pixels of `image`.
+    """
+    not_found = lambda reason: BoardLocation.not_found(board.game, board.model, reason)  # noqa: E731
+    radii = board.line_radii_mm()
+    line_values = (15, 10, 5)
+    line_radius_mm = np.array([radii[v] for v in line_values])
+
+    work = downscale(image, max_side_px=settings.fine_side_px)
+    work_scale = work.shape[1] / image.shape[1]
+    work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    coarse_gray = downscale(work_gray, max_side_px=settings.coarse_side_px)
+    coarse_scale = coarse_gray.shape[1] / work.shape[1]
+
+    # 1. coarse centre and scale
+    coarse_response = dark_line_response(coarse_gray, width_px=5)
+    side = min(coarse_gray.shape)
+    voted = _vote_centre(coarse_response, coarse_gray, min_radius_px=0.08 * side, max_radius_px=0.6 * max(coarse_gray.shape))
+    centre, inner_px, strength = _coarse_centre_scale(coarse_response, voted, line_radius_mm / line_radius_mm[0])
+    if strength < 0.01 or inner_px <= 0:
+        return not_found("no concentric scoring lines")
+    px_per_mm = inner_px / line_radius_mm[0] / coarse_scale
+    centre_work = centre / coarse_scale
+    homography = np.array([[px_per_mm, 0, centre_work[0]], [0, -px_per_mm, centre_work[1]], [0, 0, 1.0]])
+
+    # 2. fine: search along normals, refit, narrow
+    line_px_width = max(5, int(round(px_per_mm * max(board.line_width_mm, 1.0) * 3)) | 1)
+    response = dark_line_response(work_gray, width_px=max(line_px_width, 7))
+    n = settings.samples_per_line
+    angles = (np.arange(n) + 0.5) * 2 * math.pi / n
+    all_radius_mm = np.repeat(line_radius_mm, n)
+    all_angles = np.tile(angles, len(line_values))
+    spacing_px = (line_radius_mm[1] - line_radius_mm[0]) * px_per_mm
+    ok = np.zeros(len(all_angles), bool)
+    found_px = np.zeros((len(all_angles), 2))
+    residual = np.zeros(0)
+    for half_width in (0.4 * spacing_px, 0.15 * spacing_px, 6.0, 3.0):
+        on, normal = _circle_normals(homography, all_radius_mm, all_angles)
+        found_px, ok = peaks_along_normals(response, on, normal, half_width_px=max(half_width, 2.0), min_response=0.04)
+        if ok.sum() < 24:
+            return not_found("too few points on the scoring lines")
+        homography, residual, _ = refine_on_circles(homography, found_px[ok], all_radius_mm[ok], loss_scale_mm=1.0)
+        # drop points far off their line before the next, narrower search
+        bad = np.abs(residual) > max(3.0, 4 * np.median(np.abs(residual)))
+        ok_idx = np.flatnonzero(ok)
+        ok[ok_idx[bad]] = False
+        if ok.sum() >= 24 and bad.any():
+            homography, residual, _ = refine_on_circles(homography, found_px[ok], all_radius_mm[ok], loss_scale_mm=1.0)
+
+    support = [ok[i * n : (i + 1) * n].mean() for i in range(len(line_values))]
+    if sorted(support)[1] < settings.min_line_support:
+        return not_found(f"scoring lines only partly visible (support {', '.join(f'{s:.0%}' for s in support)})")
+    if np.median(np.abs(residual)) > settings.max_median_residual_mm:
+        return not_found(f"lines do not match the board model (median residual {np.median(np.abs(residual)):.1f} mm)")
+
+    # 3. rotation from pegs and quadrant lines
+    local_px_per_mm = float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))
+    phase_deg, _ = _rotation_phase(homography, work_gray, board, local_px_per_mm)
+    homography = homography @ _rotation(phase_deg)
+
+    # 4. pegs as point landmarks
+    pegs_mm = np.array(board.peg_centres_mm())
+    peg_px = project(homography, pegs_mm)
+    spot = bright_spot_response(work_gray, width_px=max(3, int(round(board.peg_diameter_mm * 1.6 * local_px_per_mm)) | 1))
+    peg_found, peg_ok = _refine_spots(spot, peg_px, radius_px=max(2.0, board.peg_diameter_mm * local_px_per_mm))
+    homography, residual, peg_residual = refine_on_circles(
+        homography,
+        found_px[ok],
+        all_radius_mm[ok],
+        point_px=peg_found[peg_ok],
+        point_mm=pegs_mm[peg_ok],
+        hold_rotation=not peg_ok.any(),
+    )
+    peg_keep = peg_ok.copy()
+    peg_keep[np.flatnonzero(peg_ok)[peg_residual > 3.0]] = False
+
+    circle_error = np.abs(residual)
+    error_mm = float(np.mean(np.concatenate([circle_error, peg_residual[peg_residual <= 3.0]])))
+    if error_mm > settings.max_error_mm:
+        return not_found(f"poor fit (mean error {error_mm:.1f} mm)")
+
+    to_image = 1.0 / work_scale
+    final = _scaled(homography, to_image)
+    kept = np.flatnonzero(ok)
+    step = max(1, len(kept) // 48)
+    names = [f"line{all_radius_mm[i]:.0f}mm@{math.degrees(all_angles[i]):.0f}deg" for i in kept[::step]]
+    names += [f"peg{k}" for k in np.flatnonzero(peg_keep)]
+    board_pts = np.concatenate([
+        np.stack([np.cos(all_angles[kept[::step]]), np.sin(all_angles[kept[::step]])], 1) * all_radius_mm[kept[::step], None],
+        pegs_mm[peg_keep],
+    ])
+    image_pts = np.concatenate([found_px[kept[::step]], peg_found[peg_keep]]) * to_image
+    confidence = float(np.clip(min(support) * math.exp(-error_mm / 1.5), 0.0, 1.0))
+    return BoardLocation(
+        found=True,
+        game=board.game,
+        model=board.model,
+        homography=final,
+        confidence=confidence,
+        error_mm=error_mm,
+        landmarks=Landmarks(tuple(names), board_pts, image_pts),
+    )
+
+
+def _refine_spots(response: np.ndarray, guesses_px: np.ndarray, *, radius_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """The brightest spot within `radius_px` of each guess (intensity-weighted centroid), and whether it stands out."""
+    found = guesses_px.copy()
+    ok = np.zeros(len(guesses_px), bool)
+    r = int(math.ceil(radius_px))
+    h, w = response.shape
+    for i, (x, y) in enumerate(guesses_px):
+        xi, yi = int(round(x)), int(round(y))
+        if xi - 2 * r < 0 or yi - 2 * r < 0 or xi + 2 * r >= w or yi + 2 * r >= h:
+            continue
+        patch = response[yi - r : yi + r + 1, xi - r : xi + r + 1]
+        ring = response[yi - 2 * r : yi + 2 * r + 1, xi - 2 * r : xi + 2 * r + 1]
+        py, px = np.unravel_index(int(np.argmax(patch)), patch.shape)
+        peak = patch[py, px]
+        if peak < 0.08 or peak < 3 * (np.median(ring) + 0.01):
+            continue
+        y0, x0 = max(py - 1, 0), max(px - 1, 0)
+        y1, x1 = min(py + 2, patch.shape[0]), min(px + 2, patch.shape[1])
+        window = np.clip(patch[y0:y1, x0:x1], 0, None)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        total = window.sum()
+        found[i] = (xi - r + (xx * window).sum() / total, yi - r + (yy * window).sum() / total)
+        ok[i] = True
+    return found, ok
