@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ("score",)
+SUBCOMMANDS = ("score", "serve")
 EXIT_BAD_INPUT = 2
 
 

@@ -1,0 +1,112 @@
+"""Playing tables: a camera source and a table profile each, and the frames a pushing camera uploads.
+
+Uploaded frames are checked (a real JPEG, within size and rate) and queued for the
+table's vision worker; the worker itself comes with the vision pipeline.
+"""
+
+import io
+
+from fastapi import APIRouter, Request, status
+from PIL import Image, UnidentifiedImageError
+from sqlalchemy import delete, func, select
+from starlette.concurrency import run_in_threadpool
+
+from service.deps import DbDep, RefereeDep, SettingsDep, TableId
+from service.store import iso
+from service.errors import NotFound, Rejected, ServiceError, TooMany
+from service.models import AuditEntry, Frame, Table
+from service.schemas import FrameQueued, TableIn, TableOut
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+JPEG_MAGIC = b"\xff\xd8\xff"
+MAX_FRAME_SIDE_PX = 8192
+
+
+class UnsupportedMediaType(ServiceError):
+    status_code = 415
+
+
+def _out(db, table: Table) -> TableOut:
+    queued = db.scalar(select(func.count()).select_from(Frame).where(Frame.table_id == table.id)) or 0
+    return TableOut(id=table.id, name=table.name, game=table.game, source=table.source,
+                    profile_path=table.profile_path, created_at=iso(table.created_at), frames_queued=queued)
+
+
+def _get(db, table_id: int) -> Table:
+    table = db.get(Table, table_id)
+    if table is None:
+        raise NotFound(f"no table {table_id}")
+    return table
+
+
+@router.post("/tables", status_code=status.HTTP_201_CREATED)
+def create_table(table: TableIn, db: DbDep, referee: RefereeDep) -> TableOut:
+    row = Table(**table.model_dump())
+    db.add(row)
+    db.flush()
+    db.add(AuditEntry(token_id=referee.id, action="table.create", detail={"table_id": row.id, **table.model_dump()}))
+    db.commit()
+    return _out(db, row)
+
+
+@router.get("/tables")
+def list_tables(db: DbDep) -> list[TableOut]:
+    return [_out(db, table) for table in db.scalars(select(Table).order_by(Table.id))]
+
+
+@router.get("/tables/{table_id}")
+def read_table(table_id: TableId, db: DbDep) -> TableOut:
+    return _out(db, _get(db, table_id))
+
+
+def jpeg_size_px(data: bytes) -> tuple[int, int]:
+    """(width, height) of a JPEG; Rejected unless `data` is one."""
+    if not data.startswith(JPEG_MAGIC):
+        raise Rejected("the body is not a JPEG (it must start with FF D8 FF)")
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.format != "JPEG":
+                raise Rejected("the body is not a JPEG")
+            size = image.size
+            image.verify()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        raise Rejected("the JPEG cannot be decoded") from None
+    if max(size) > MAX_FRAME_SIDE_PX or min(size) < 1:
+        raise Rejected(f"frame of {size[0]}x{size[1]} px; each side must be 1..{MAX_FRAME_SIDE_PX}")
+    return size
+
+
+@router.post(
+    "/tables/{table_id}/frames",
+    status_code=status.HTTP_202_ACCEPTED,
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "image/jpeg": {"schema": {"type": "string", "format": "binary"}}}}},
+)
+async def upload_frame(
+    table_id: TableId, request: Request, db: DbDep, referee: RefereeDep, settings: SettingsDep,
+) -> FrameQueued:
+    """Queue one JPEG frame (Content-Type: image/jpeg) from a camera that pushes; 429 above the table's frame rate."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "image/jpeg":
+        raise UnsupportedMediaType("frames must be sent as Content-Type: image/jpeg")
+    data = await request.body()
+    width_px, height_px = jpeg_size_px(data)
+    return await run_in_threadpool(_queue_frame, db, request.app.state.frame_rate, table_id,
+                                   data, width_px, height_px, settings.frame_queue_length)
+
+
+def _queue_frame(db, frame_rate, table_id: int, data: bytes, width_px: int, height_px: int,
+                 queue_length: int) -> FrameQueued:
+    _get(db, table_id)
+    wait_s = frame_rate.wait_s(table_id)
+    if wait_s > 0:
+        raise TooMany(f"table {table_id} pushes frames faster than allowed; retry in {wait_s:.2f} s")
+    frame = Frame(table_id=table_id, width_px=width_px, height_px=height_px, jpeg=data)
+    db.add(frame)
+    db.flush()
+    # Only the newest frames matter to a live reader: the queue is bounded.
+    keep = select(Frame.id).where(Frame.table_id == table_id).order_by(Frame.id.desc()).limit(queue_length)
+    db.execute(delete(Frame).where(Frame.table_id == table_id, Frame.id.not_in(keep)))
+    db.commit()
+    queued = db.scalar(select(func.count()).select_from(Frame).where(Frame.table_id == table_id)) or 0
+    return FrameQueued(frame_id=frame.id, table_id=table_id, width_px=width_px, height_px=height_px, queued=queued)

@@ -1,0 +1,48 @@
+"""A real service for the tests: `boardreader serve` in a child process over a temp SQLite file."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from service.process import ServiceProcess
+from tests.service.games import GameScript, ready_script
+
+
+@pytest.fixture(scope="session")
+def token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, token) -> Iterator[ServiceProcess]:
+    with ServiceProcess(db_path=tmp_path_factory.mktemp("service") / "boardreader.db", token=token) as process:
+        yield process
+
+
+@pytest.fixture
+def client(server, token) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=10.0) as http:
+        yield http
+
+
+@pytest.fixture(scope="session")
+def script() -> GameScript:
+    found = ready_script()
+    if found is None:
+        pytest.skip("no rules engine in this build yet (all raise NotImplementedError)")
+    return found
+
+
+def new_match(http: httpx.Client, script: GameScript) -> int:
+    response = http.post("/api/matches", json=script.match)
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+@pytest.fixture
+def match_id(client, script) -> int:
+    return new_match(client, script)
