@@ -14,7 +14,8 @@ def format_sheet(result: dict[str, Any]) -> str:
         return "\n".join(lines) + "\n"
     for number, played in enumerate(result.get("games", []), start=1):
         lines.append("")
-        lines.append(f"game {number}: {_pairs(played.get('score', {}))}"
+        points = f"  points: {_pairs(played['points'])}" if "points" in played else ""
+        lines.append(f"game {number}: {_pairs(played.get('score', {}))}{points}"
                      f"  winner: {played.get('winner') or '-'}")
         if game == "carrom":
             lines += _table(
