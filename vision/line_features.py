@@ -82,3 +82,36 @@ def peaks_along_normals(
     h, w = response.shape
     in_image = (found[:, 0] >= 1) & (found[:, 1] >= 1) & (found[:, 0] < w - 2) & (found[:, 1] < h - 2)
     return found, inside & (peak >= min_response) & in_image
+
+
+def vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float, max_radius_px: float) -> np.ndarray:
+    """The point most line pixels' normals pass through (the centre of the concentric lines)."""
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    threshold = max(0.08, float(np.quantile(response, 0.93)))
+    is_line = response > threshold
+    # the image border is no line; its pixels would all vote along the border itself
+    margin = 4
+    is_line[:margin] = is_line[-margin:] = False
+    is_line[:, :margin] = is_line[:, -margin:] = False
+    ys, xs = np.nonzero(is_line)
+    if len(xs) > 6000:
+        pick = np.random.default_rng(0).choice(len(xs), 6000, replace=False)
+        ys, xs = ys[pick], xs[pick]
+    mag = np.hypot(gx[ys, xs], gy[ys, xs])
+    keep = mag > 1e-3
+    ys, xs, mag = ys[keep], xs[keep], mag[keep]
+    dx, dy = gx[ys, xs] / mag, gy[ys, xs] / mag
+    h, w = gray.shape
+    cell = 2
+    gw, gh = w // cell + 1, h // cell + 1
+    distances = np.arange(min_radius_px, max_radius_px, 1.5, dtype=np.float32)
+    votes = np.zeros(gw * gh, np.float32)
+    for sign in (1.0, -1.0):
+        vx = np.floor((xs[:, None] + sign * dx[:, None] * distances) / cell).astype(np.int32)
+        vy = np.floor((ys[:, None] + sign * dy[:, None] * distances) / cell).astype(np.int32)
+        ok = (vx >= 0) & (vy >= 0) & (vx < gw) & (vy < gh)
+        votes += np.bincount(vy[ok] * gw + vx[ok], minlength=votes.size).astype(np.float32)
+    votes = cv2.GaussianBlur(votes.reshape(gh, gw), (0, 0), 1.5)
+    y, x = np.unravel_index(int(np.argmax(votes)), votes.shape)
+    return np.array([x * cell + cell / 2, y * cell + cell / 2], np.float64)

@@ -29,7 +29,7 @@ from vision.board_location import BoardLocation, Landmarks
 from vision.circle_fit import refine_on_circles
 from vision.frames import downscale
 from vision.homography import project
-from vision.line_features import bright_spot_response, dark_line_response, peaks_along_normals, sample
+from vision.line_features import bright_spot_response, dark_line_response, peaks_along_normals, sample, vote_centre
 
 QUADRANT_LINE_ANGLES_DEG = (45.0, 135.0, 225.0, 315.0)
 """Quadrant lines run on the diagonals, midway between the peg pairs (see CrokinoleBoard.peg_centres_mm)."""
@@ -45,39 +45,6 @@ class CrokinoleSettings:
     min_line_support: float = 0.45
     max_median_residual_mm: float = 1.5
     max_error_mm: float = 2.5
-
-
-def _vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float, max_radius_px: float) -> np.ndarray:
-    """The point most line pixels' normals pass through (the centre of the concentric lines)."""
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    threshold = max(0.08, float(np.quantile(response, 0.93)))
-    is_line = response > threshold
-    # the image border is no line; its pixels would all vote along the border itself
-    margin = 4
-    is_line[:margin] = is_line[-margin:] = False
-    is_line[:, :margin] = is_line[:, -margin:] = False
-    ys, xs = np.nonzero(is_line)
-    if len(xs) > 6000:
-        pick = np.random.default_rng(0).choice(len(xs), 6000, replace=False)
-        ys, xs = ys[pick], xs[pick]
-    mag = np.hypot(gx[ys, xs], gy[ys, xs])
-    keep = mag > 1e-3
-    ys, xs, mag = ys[keep], xs[keep], mag[keep]
-    dx, dy = gx[ys, xs] / mag, gy[ys, xs] / mag
-    h, w = gray.shape
-    cell = 2
-    gw, gh = w // cell + 1, h // cell + 1
-    distances = np.arange(min_radius_px, max_radius_px, 1.5, dtype=np.float32)
-    votes = np.zeros(gw * gh, np.float32)
-    for sign in (1.0, -1.0):
-        vx = np.floor((xs[:, None] + sign * dx[:, None] * distances) / cell).astype(np.int32)
-        vy = np.floor((ys[:, None] + sign * dy[:, None] * distances) / cell).astype(np.int32)
-        ok = (vx >= 0) & (vy >= 0) & (vx < gw) & (vy < gh)
-        votes += np.bincount(vy[ok] * gw + vx[ok], minlength=votes.size).astype(np.float32)
-    votes = cv2.GaussianBlur(votes.reshape(gh, gw), (0, 0), 1.5)
-    y, x = np.unravel_index(int(np.argmax(votes)), votes.shape)
-    return np.array([x * cell + cell / 2, y * cell + cell / 2], np.float64)
 
 
 def _ring_profile(response: np.ndarray, centre_px: np.ndarray, max_radius_px: int, n_angles: int) -> np.ndarray:
@@ -214,7 +181,7 @@ def locate_crokinole(
     # 1. coarse centre and scale
     coarse_response = dark_line_response(coarse_gray, width_px=5)
     side = min(coarse_gray.shape)
-    voted = _vote_centre(coarse_response, coarse_gray, min_radius_px=0.08 * side, max_radius_px=0.6 * max(coarse_gray.shape))
+    voted = vote_centre(coarse_response, coarse_gray, min_radius_px=0.08 * side, max_radius_px=0.6 * max(coarse_gray.shape))
     centre, inner_px, strength = _coarse_centre_scale(coarse_response, voted, line_radius_mm / line_radius_mm[0])
     if strength < 0.01 or inner_px <= 0:
         return not_found("no concentric scoring lines")

@@ -1,0 +1,217 @@
+"""Find a square board (carrom, couronne): its printed lines and circles, checked by its pockets.
+
+Steps, on a working copy of at most ``fine_side_px``:
+
+1. coarse (at ``coarse_side_px``): the centre from thin-line normals, the board's
+   rotation from the dominant line direction (modulo 90 degrees, so the sides
+   align with the image axes as closely as possible, south at the bottom), and
+   the scale from the projection profiles, where the parallel printed lines
+   (carrom base lines, couronne start lines) must appear at the model's offsets
+   on both axes;
+2. fine: search each printed primitive (line or circle) along its normal, fit
+   the homography to all points (distance to primitive in board mm, robust),
+   narrow the search, repeat;
+3. check: enough of each side's lines found, small residuals, and the corner
+   pockets that are in view darker than the surface.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.geometry import CarromBoard, CouronneBoard
+from vision.board_location import BoardLocation, Landmarks
+from vision.board_primitives import sample_primitives, square_primitives
+from vision.frames import downscale
+from vision.homography import project
+from vision.line_features import dark_line_response, peaks_along_normals
+from vision.primitive_fit import refine_on_primitives
+
+
+@dataclass(frozen=True)
+class SquareSettings:
+    """Tuning of the square-board locator (working sizes in pixels, tolerances in board mm)."""
+
+    coarse_side_px: int = 512
+    fine_side_px: int = 1024
+    spacing_mm: float = 8.0
+    min_side_support: float = 0.4
+    max_median_residual_mm: float = 1.5
+    max_error_mm: float = 2.5
+    max_pocket_brightness: float = 0.6
+
+
+def _dominant_angle(response: np.ndarray, gray: np.ndarray) -> float:
+    """Direction (radians, modulo pi/2, in [-pi/4, pi/4)) that most thin-line edges are aligned with."""
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    is_line = response > max(0.08, float(np.quantile(response, 0.9)))
+    angle = np.arctan2(gy[is_line], gx[is_line]) % (math.pi / 2)
+    weight = np.hypot(gx[is_line], gy[is_line])
+    hist, _ = np.histogram(angle, bins=180, range=(0, math.pi / 2), weights=weight)
+    hist = np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), np.ones(5) / 5, mode="same")[3:-3]
+    best = (np.argmax(hist) + 0.5) * (math.pi / 2) / 180
+    return (best + math.pi / 4) % (math.pi / 2) - math.pi / 4
+
+
+def _similarity(centre_px: np.ndarray, px_per_mm: float, angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array(
+        [[px_per_mm * c, px_per_mm * s, centre_px[0]], [px_per_mm * s, -px_per_mm * c, centre_px[1]], [0, 0, 1.0]]
+    )
+
+
+def _profile_scale(response: np.ndarray, angle: float, offsets_mm: np.ndarray) -> tuple[float, float, np.ndarray]:
+    """Scale (px/mm), centre (px) and score at which parallel lines show at +-offsets on both axes.
+
+    The response is rotated upright about the image centre; its column and row
+    means are the profiles across the vertical and horizontal lines. For every
+    scale, each axis picks its best symmetric centre; the scale both axes agree
+    on best (the weaker axis counts) wins.
+    """
+    h, w = response.shape
+    rot = cv2.getRotationMatrix2D((w / 2, h / 2), math.degrees(angle), 1.0)
+    upright = cv2.warpAffine(response, rot, (w, h), flags=cv2.INTER_LINEAR)
+    scales = np.arange(0.1 * min(h, w), 0.75 * max(h, w), 1.0) / offsets_mm.max()
+    signed = np.concatenate([offsets_mm, -offsets_mm])
+    best_per_axis = []
+    for axis, length in ((0, w), (1, h)):
+        profile = upright.mean(axis=axis)
+        prominence = profile - cv2.blur(profile.reshape(1, -1), (21, 1)).ravel()
+        local = np.maximum.reduce([np.roll(prominence, k) for k in (-1, 0, 1)])
+        centres = np.arange(length)
+        at = centres[:, None, None] + scales[None, :, None] * signed[None, None, :]
+        inside = (at >= 0) & (at < length)
+        values = np.where(inside, local[np.clip(np.rint(at).astype(int), 0, length - 1)], -1.0).min(axis=2)
+        best_per_axis.append((values.max(axis=0), values.argmax(axis=0)))
+    combined = np.minimum(best_per_axis[0][0], best_per_axis[1][0])
+    k = int(np.argmax(combined))
+    centre_upright = np.array([best_per_axis[0][1][k], best_per_axis[1][1][k], 1.0])
+    centre = cv2.invertAffineTransform(rot) @ centre_upright
+    return float(scales[k]), float(combined[k]), centre
+
+
+def _pocket_darkness(gray: np.ndarray, homography: np.ndarray, board: CarromBoard | CouronneBoard) -> list[float]:
+    """Mean brightness inside each visible pocket relative to the surface near it (1 = as bright)."""
+    ratios = []
+    h, w = gray.shape
+    r = board.pocket_diameter_mm / 2
+    for x, y in board.pocket_centres_mm():
+        inner = project(homography, np.array([[x, y]]) + 0.6 * r * _disc_offsets())
+        toward_centre = np.array([x, y]) * (1 - 2.6 * r / math.hypot(x, y))
+        outer = project(homography, toward_centre + 0.6 * r * _disc_offsets())
+        vals = []
+        for pts in (inner, outer):
+            ok = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < w - 1) & (pts[:, 1] < h - 1)
+            if ok.sum() < 3:
+                vals.append(None)
+                continue
+            vals.append(float(np.median(gray[pts[ok, 1].astype(int), pts[ok, 0].astype(int)])))
+        if vals[0] is not None and vals[1] is not None:
+            ratios.append(vals[0] / max(vals[1], 1.0))
+    return ratios
+
+
+def _disc_offsets() -> np.ndarray:
+    t = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+    ring = np.stack([np.cos(t), np.sin(t)], 1)
+    return np.concatenate([[[0.0, 0.0]], 0.5 * ring, ring])
+
+
+def locate_square_board(
+    image: np.ndarray, *, board: CarromBoard | CouronneBoard, settings: SquareSettings = SquareSettings()
+) -> BoardLocation:
+    """Find a carrom or couronne board in a BGR frame.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 ndarray
+    board : CarromBoard or CouronneBoard
+    settings : SquareSettings
+
+    Returns
+    -------
+    BoardLocation
+        Homography in the pixels of `image`.
+    """
+    not_found = lambda reason: BoardLocation.not_found(board.game, board.model, reason)  # noqa: E731
+    prims = square_primitives(board)
+    offsets_mm = np.array(sorted({abs(p.a_mm[1]) for p in prims if p.name.startswith("south") and not p.is_circle}))
+
+    work = downscale(image, max_side_px=settings.fine_side_px)
+    work_scale = work.shape[1] / image.shape[1]
+    work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    coarse_gray = downscale(work_gray, max_side_px=settings.coarse_side_px)
+    coarse_scale = coarse_gray.shape[1] / work.shape[1]
+
+    # 1. coarse centre, rotation, scale
+    coarse_response = dark_line_response(coarse_gray, width_px=7)
+    angle = _dominant_angle(coarse_response, coarse_gray)
+    px_per_mm, strength, centre = _profile_scale(coarse_response, angle, offsets_mm)
+    if strength < 0.002 or px_per_mm <= 0:
+        return not_found("no square pattern of printed lines")
+    homography = _similarity(centre / coarse_scale, px_per_mm / coarse_scale, angle)
+
+    # 2. fine: search each primitive along its normal, refit, narrow
+    points_mm, normals_mm, index = sample_primitives(prims, spacing_mm=settings.spacing_mm)
+    px_per_mm_work = px_per_mm / coarse_scale
+    thick_mm = max(p.width_mm for p in prims)
+    response = dark_line_response(work_gray, width_px=max(7, int(round(3 * thick_mm * px_per_mm_work)) | 1))
+    gap_mm = board.base_line_gap_mm if isinstance(board, CarromBoard) else 30.0
+    ok = np.zeros(len(points_mm), bool)
+    found_px = np.zeros((len(points_mm), 2))
+    residual = np.zeros(0)
+    for half_width_mm in (0.4 * gap_mm, 0.25 * gap_mm, 5.0, 2.5):
+        on = project(homography, points_mm)
+        normal = project(homography, points_mm + normals_mm) - on
+        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+        half_width_px = max(2.0, half_width_mm * px_per_mm_work)
+        found_px, ok = peaks_along_normals(response, on, normal, half_width_px=half_width_px, min_response=0.04)
+        if ok.sum() < 24:
+            return not_found("too few points on the printed lines")
+        homography, residual = refine_on_primitives(
+            homography, found_px[ok], prims, index[ok], length_mm=board.half_side_mm
+        )
+        bad = np.abs(residual) > max(2.0, 4 * np.median(np.abs(residual)))
+        ok[np.flatnonzero(ok)[bad]] = False
+        if ok.sum() >= 24 and bad.any():
+            homography, residual = refine_on_primitives(
+                homography, found_px[ok], prims, index[ok], length_mm=board.half_side_mm
+            )
+        px_per_mm_work = float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))
+
+    # 3. checks
+    side_support = []
+    for side_name in ("south", "east", "north", "west"):
+        members = np.array([prims[i].name.startswith(side_name) for i in index])
+        side_support.append(float(ok[members].mean()))
+    if sorted(side_support)[1] < settings.min_side_support:
+        return not_found(f"printed lines only partly found (sides {', '.join(f'{s:.0%}' for s in side_support)})")
+    median_residual = float(np.median(np.abs(residual)))
+    if median_residual > settings.max_median_residual_mm:
+        return not_found(f"printed lines do not match the board model (median residual {median_residual:.1f} mm)")
+    error_mm = float(np.mean(np.abs(residual)))
+    if error_mm > settings.max_error_mm:
+        return not_found(f"poor fit (mean error {error_mm:.1f} mm)")
+    pockets = _pocket_darkness(work_gray, homography, board)
+    if pockets and float(np.median(pockets)) > settings.max_pocket_brightness:
+        return not_found("no dark pockets at the corners of the square")
+
+    to_image = 1.0 / work_scale
+    final = np.diag([to_image, to_image, 1.0]) @ homography
+    kept = np.flatnonzero(ok)
+    names = tuple(prims[index[i]].name for i in kept)
+    confidence = float(np.clip(min(side_support) * math.exp(-error_mm / 1.5), 0.0, 1.0))
+    return BoardLocation(
+        found=True,
+        game=board.game,
+        model=board.model,
+        homography=final,
+        confidence=confidence,
+        error_mm=error_mm,
+        landmarks=Landmarks(names, points_mm[kept] + normals_mm[kept] * residual[:, None] * 0, found_px[kept] * to_image),
+    )
