@@ -87,7 +87,8 @@ class CouronneEngine(Engine[CouronneState]):
         players = count(match, "players", 2)
         if players not in (2, 3, 4):
             raise InvalidEventError(f"field 'players' must be 2, 3 or 4, got {players}")
-        debt = DebtPolicy(one_of(match, "debt", tuple(p.value for p in DebtPolicy), DebtPolicy.OUTSTANDING.value))
+        policies = tuple(p.value for p in DebtPolicy)
+        debt = DebtPolicy(one_of(match, "debt", policies, DebtPolicy.OUTSTANDING.value))
         return CouronneState(match=CouronneMatch((sides[0], sides[1]), rings, players, debt))
 
     def apply(self, state: CouronneState, event: dict[str, Any]) -> CouronneState:
@@ -95,7 +96,9 @@ class CouronneEngine(Engine[CouronneState]):
         striker, other = state.turn, 1 - state.turn
         named = field(event, "side", str, match.sides[striker])
         if named != match.sides[striker]:
-            raise IllegalStrokeError(f"{named!r} strokes out of turn: it is {match.sides[striker]!r}'s stroke")
+            raise IllegalStrokeError(
+                f"{named!r} strokes out of turn: it is {match.sides[striker]!r}'s stroke"
+            )
         stroke = stroke_from_event(event)
         for side, k in ((striker, stroke.pocketed_own + stroke.off_board_own),
                         (other, stroke.pocketed_opponent + stroke.off_board_opponent)):
@@ -155,6 +158,8 @@ class CouronneEngine(Engine[CouronneState]):
             live["player"] = (state.turns_started[state.turn] - 1) % 2 + 1
         return {
             "game": self.game,
+            "sides": list(match.sides),
+            "rings": match.rings,
             "winner": winner,
             "outcome": None if state.ended is None else {
                 "termination": state.ended.termination.value, "winner": winner

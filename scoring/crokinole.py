@@ -86,6 +86,7 @@ class CrokinoleEngine(Engine[CrokinoleState]):
         return {
             "game": self.game,
             "preset": match.preset.value,
+            "sides": list(match.sides),
             "winner": _winner_name(decided),
             "outcome": None if decided is None else {
                 "termination": decided.termination.value, "winner": _winner_name(decided)
@@ -223,7 +224,9 @@ def _per_side(match: CrokinoleMatch, event: dict[str, Any], name: str, kind: typ
     values = field(event, name, dict, {})
     unknown = set(values) - set(match.sides)
     if unknown:
-        raise InvalidEventError(f"field {name!r}: unknown sides {sorted(unknown)}; the sides are {list(match.sides)}")
+        raise InvalidEventError(
+            f"field {name!r}: unknown sides {sorted(unknown)}; the sides are {list(match.sides)}"
+        )
     out = []
     for side in match.sides:
         if side not in values:
@@ -234,7 +237,9 @@ def _per_side(match: CrokinoleMatch, event: dict[str, Any], name: str, kind: typ
         value = values[side]
         if type(value) is not kind:
             expected = "a list of disc values" if kind is list else "an integer"
-            raise InvalidEventError(f"field {name!r}: the value for {side!r} must be {expected}, got {value!r}")
+            raise InvalidEventError(
+                f"field {name!r}: the value for {side!r} must be {expected}, got {value!r}"
+            )
         out.append(value)
     return out
 

@@ -4,7 +4,7 @@ Match line (design.md, "Event log")::
 
     {"type": "match", "game": "crokinole", "preset": "nca", "sides": ["A", "B"],
      "rounds": 4, "games": 1, "players": {"A": ["Ann", "Al"], "B": ["Bo", "Bea"]},
-     "first": "A", "tiebreak": "shootout"}
+     "first": "A", "tiebreak": "shootout", "rotation": "clockwise"}
 
 `target` (casual, default 100) replaces `rounds` (nca, default 4). `discs_per_side`
 overrides the preset's allocation.
@@ -23,6 +23,13 @@ from scoring.fields import count, field, one_of
 class Preset(str, Enum):
     NCA = "nca"  # games of 4 rounds, round points 2/1/0 (NCA 2)
     CASUAL = "casual"  # difference scoring to a target (S-CK1, S-CK2)
+
+
+class Rotation(str, Enum):
+    """How the start of a round moves in a 4-seat game (rules.md 2.5, K24)."""
+
+    CLOCKWISE = "clockwise"  # NCA 5; S-CK2: to the left of the previous starter
+    LAST_SHOOTER = "last_shooter"  # S-CK1: whoever shot last starts, i.e. counter-clockwise ⚠️
 
 
 class TieBreak(str, Enum):
@@ -57,6 +64,7 @@ class CrokinoleMatch:
     games: int
     discs_per_side: int
     tiebreak: TieBreak
+    rotation: Rotation = Rotation.CLOCKWISE
 
     @property
     def is_doubles(self) -> bool:
@@ -70,8 +78,10 @@ class CrokinoleMatch:
         each round and the starting team alternates from game to game; here game
         g opens at seat g (clockwise from the first), so over four games every
         player opens once ⚠️ (the seat that opens later games is not specified).
+        S-CK1's "last shooter starts" moves the start counter-clockwise instead.
         """
-        return self.seats[(self.first_seat + game_index + round_index) % len(self.seats)]
+        step = 1 if self.rotation is Rotation.CLOCKWISE else -1
+        return self.seats[(self.first_seat + game_index + step * round_index) % len(self.seats)]
 
     def other(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -104,6 +114,9 @@ def match_from_line(match: dict[str, Any]) -> CrokinoleMatch:
         discs_per_side=discs,
         tiebreak=TieBreak(
             one_of(match, "tiebreak", tuple(t.value for t in TieBreak), TieBreak.SHOOTOUT.value)
+        ),
+        rotation=Rotation(
+            one_of(match, "rotation", tuple(r.value for r in Rotation), Rotation.CLOCKWISE.value)
         ),
     )
 

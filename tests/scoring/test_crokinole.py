@@ -142,6 +142,14 @@ def test_K24_doubles_the_start_moves_clockwise():
     assert result["live"]["starter_player"] == "S"
 
 
+def test_K24_s_ck1_last_shooter_rotation_gives_w():
+    seats = {"A": ["N", "S"], "B": ["E", "W"]}
+    result = replay([match(players=seats, rotation="last_shooter"), WIN_A])
+    assert result["live"]["starter_player"] == "W"
+    singles = replay([match(rotation="last_shooter"), WIN_A])
+    assert singles["live"]["starter"] == "B"  # with two players both rules alternate
+
+
 def test_first_names_who_starts_the_match():
     assert replay([match(first="B")])["live"]["starter"] == "B"
 
@@ -200,6 +208,7 @@ def test_malformed_round_events_are_rejected(event, message):
         ({"players": {"A": ["x"], "B": ["u", "v"]}}, "casual only"),
         ({"first": "C"}, "'first' must be one of A, B"),
         ({"tiebreak": "coin"}, "'tiebreak' must be one of"),
+        ({"rotation": "left"}, "'rotation' must be one of clockwise, last_shooter"),
     ],
 )
 def test_malformed_match_lines_are_rejected(fields, message):
