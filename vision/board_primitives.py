@@ -17,13 +17,20 @@ from calibration.geometry import CarromBoard, CouronneBoard
 
 @dataclass(frozen=True)
 class Primitive:
-    """A circle (``radius_mm > 0``, centre ``a_mm``) or a segment from ``a_mm`` to ``b_mm`` (``radius_mm == 0``)."""
+    """A circle or arc (``radius_mm > 0``, centre ``a_mm``, from ``start_deg`` to ``end_deg``)
+    or a segment from ``a_mm`` to ``b_mm`` (``radius_mm == 0``).
+
+    ``group`` names the kind of feature (e.g. ``base_circle``) shared by its copies on each side.
+    """
 
     name: str
+    group: str
     a_mm: tuple[float, float]
     b_mm: tuple[float, float] = (0.0, 0.0)
     radius_mm: float = 0.0
     width_mm: float = 1.0
+    start_deg: float = 0.0
+    end_deg: float = 360.0
 
     @property
     def is_circle(self) -> bool:
@@ -48,11 +55,12 @@ def carrom_primitives(board: CarromBoard) -> list[Primitive]:
         for label, y, width in (("outer", y_out, 3.5), ("inner", y_in, 1.0)):
             a = _rotations(-half_len + r_c, y)[k]
             b = _rotations(half_len - r_c, y)[k]
-            prims.append(Primitive(f"{side}_base_{label}", a, b, width_mm=width))
+            prims.append(Primitive(f"{side}_base_{label}", f"base_{label}", a, b, width_mm=width))
         for sx in (-1, 1):
             centre = _rotations(sx * half_len, y_out + board.base_line_gap_mm / 2)[k]
-            prims.append(Primitive(f"{side}_base_circle_{'left' if sx < 0 else 'right'}", centre, radius_mm=r_c))
-    prims.append(Primitive("centre_outer_circle", (0.0, 0.0), radius_mm=board.outer_circle_diameter_mm / 2))
+            name = f"{side}_base_circle_{'left' if sx < 0 else 'right'}"
+            prims.append(Primitive(name, "base_circle", centre, radius_mm=r_c))
+    prims.append(Primitive("centre_outer_circle", "centre_circle", (0.0, 0.0), radius_mm=board.outer_circle_diameter_mm / 2))
     return prims
 
 
@@ -63,8 +71,17 @@ def couronne_primitives(board: CouronneBoard) -> list[Primitive]:
     y = -(h - board.start_line_inset_mm)
     prims: list[Primitive] = []
     for k, side in enumerate(("south", "east", "north", "west")):
-        prims.append(Primitive(f"{side}_start_line", _rotations(-half_len + 10, y)[k], _rotations(half_len - 10, y)[k], width_mm=2.0))
-    prims.append(Primitive("centre_circle", (0.0, 0.0), radius_mm=board.centre_circle_diameter_mm / 2, width_mm=2.0))
+        a, b = _rotations(-half_len + 10, y)[k], _rotations(half_len - 10, y)[k]
+        prims.append(Primitive(f"{side}_start_line", "start_line", a, b, width_mm=2.0))
+    prims.append(Primitive("centre_circle", "centre_circle", (0.0, 0.0), radius_mm=board.centre_circle_diameter_mm / 2, width_mm=2.0))
+    # corner fields: the part of each circle about a pocket that lies on the surface
+    corners = ("south_west", "south_east", "north_east", "north_west")
+    for name, (x, y_c) in zip(corners, board.pocket_centres_mm()):
+        inward = math.degrees(math.atan2(-y_c, -x))
+        prims.append(
+            Primitive(f"{name}_corner_field", "corner_field", (x, y_c), radius_mm=board.corner_field_diameter_mm / 2,
+                      width_mm=2.5, start_deg=inward - 60, end_deg=inward + 60)
+        )
     return prims
 
 
@@ -84,8 +101,9 @@ def sample_primitives(prims: list[Primitive], *, spacing_mm: float) -> tuple[np.
     points, normals, index = [], [], []
     for i, p in enumerate(prims):
         if p.is_circle:
-            count = max(12, int(2 * math.pi * p.radius_mm / spacing_mm))
-            t = (np.arange(count) + 0.5) * 2 * math.pi / count
+            span = math.radians(p.end_deg - p.start_deg)
+            count = max(12, int(span * p.radius_mm / spacing_mm))
+            t = math.radians(p.start_deg) + (np.arange(count) + 0.5) * span / count
             unit = np.stack([np.cos(t), np.sin(t)], 1)
             points.append(np.asarray(p.a_mm) + p.radius_mm * unit)
             normals.append(unit)

@@ -52,6 +52,8 @@ def peaks_along_normals(
     half_width_px: float,
     step_px: float = 0.5,
     min_response: float = 0.05,
+    min_contrast: float = 2.0,
+    context_px: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each point, the strongest response along its normal within +-half_width_px.
 
@@ -63,16 +65,21 @@ def peaks_along_normals(
     Returns
     -------
     found_px : (n, 2) float64, sub-pixel position of each peak
-    ok : (n,) bool, False where the peak is weaker than `min_response`, lies
-        at the end of the search window, or falls outside the image
+    ok : (n,) bool, False where the peak is weaker than `min_response` or than
+        `min_contrast` times the window's median (texture and noise have peaks
+        everywhere, a printed line stands out), lies at the end of the search
+        window, or falls outside the image
     """
-    offsets = np.arange(-half_width_px, half_width_px + step_px / 2, step_px)
+    reach = max(half_width_px, context_px)
+    offsets = np.arange(-reach, reach + step_px / 2, step_px)
     grid = points_px[:, None, :] + offsets[None, :, None] * normals[:, None, :]
     values = sample(response, grid)
-    best = np.argmax(values, axis=1)
+    in_window = np.abs(offsets) <= half_width_px + 1e-9
+    best = np.argmax(np.where(in_window[None, :], values, -np.inf), axis=1)
     rows = np.arange(len(points_px))
     peak = values[rows, best]
-    inside = (best > 0) & (best < len(offsets) - 1)
+    window_idx = np.flatnonzero(in_window)
+    inside = (best > window_idx[0]) & (best < window_idx[-1])
     left = values[rows, np.clip(best - 1, 0, len(offsets) - 1)]
     right = values[rows, np.clip(best + 1, 0, len(offsets) - 1)]
     denom = left - 2 * peak + right
@@ -81,7 +88,8 @@ def peaks_along_normals(
     found = points_px + t[:, None] * normals
     h, w = response.shape
     in_image = (found[:, 0] >= 1) & (found[:, 1] >= 1) & (found[:, 0] < w - 2) & (found[:, 1] < h - 2)
-    return found, inside & (peak >= min_response) & in_image
+    stands_out = peak >= min_contrast * np.maximum(np.median(values, axis=1), 0.01)
+    return found, inside & (peak >= min_response) & stands_out & in_image
 
 
 def vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float, max_radius_px: float) -> np.ndarray:

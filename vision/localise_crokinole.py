@@ -202,7 +202,9 @@ def locate_crokinole(
     residual = np.zeros(0)
     for half_width in (0.4 * spacing_px, 0.15 * spacing_px, 6.0, 3.0):
         on, normal = _circle_normals(homography, all_radius_mm, all_angles)
-        found_px, ok = peaks_along_normals(response, on, normal, half_width_px=max(half_width, 2.0), min_response=0.04)
+        found_px, ok = peaks_along_normals(
+            response, on, normal, half_width_px=max(half_width, 2.0), min_response=0.04, context_px=0.15 * spacing_px
+        )
         if ok.sum() < 24:
             return not_found("too few points on the scoring lines")
         homography, residual, _ = refine_on_circles(homography, found_px[ok], all_radius_mm[ok], loss_scale_mm=1.0)

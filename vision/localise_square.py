@@ -170,7 +170,10 @@ def locate_square_board(
         normal = project(homography, points_mm + normals_mm) - on
         normal /= np.linalg.norm(normal, axis=1, keepdims=True)
         half_width_px = max(2.0, half_width_mm * px_per_mm_work)
-        found_px, ok = peaks_along_normals(response, on, normal, half_width_px=half_width_px, min_response=0.04)
+        found_px, ok = peaks_along_normals(
+            response, on, normal, half_width_px=half_width_px, min_response=0.04,
+            context_px=0.4 * gap_mm * px_per_mm_work,
+        )
         if ok.sum() < 24:
             return not_found("too few points on the printed lines")
         homography, residual = refine_on_primitives(
@@ -191,6 +194,11 @@ def locate_square_board(
         side_support.append(float(ok[members].mean()))
     if sorted(side_support)[1] < settings.min_side_support:
         return not_found(f"printed lines only partly found (sides {', '.join(f'{s:.0%}' for s in side_support)})")
+    groups = sorted({p.group for p in prims})
+    group_support = {g: float(ok[np.array([prims[i].group == g for i in index])].mean()) for g in groups}
+    weakest = min(group_support, key=group_support.get)
+    if group_support[weakest] < settings.min_side_support:
+        return not_found(f"{weakest.replace('_', ' ')}s not found ({group_support[weakest]:.0%} of their length)")
     median_residual = float(np.median(np.abs(residual)))
     if median_residual > settings.max_median_residual_mm:
         return not_found(f"printed lines do not match the board model (median residual {median_residual:.1f} mm)")
