@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from scoring import EventLogError, IllegalStrokeError, replay
 from scoring.crokinole import CrokinoleEngine
+from scoring.crokinole_shots import RemovalReason, ShotFacts, resolve_shot
 
 SIDES = ("A", "B")
 ENGINE = CrokinoleEngine()
@@ -103,3 +104,38 @@ def test_malformed_events_raise_event_log_errors_only(fields, kind):
         replay(log + [{"type": kind, **fields}])
     except EventLogError as error:
         assert str(error)
+
+
+OWNERS = {**{f"a{i}": "A" for i in range(5)}, **{f"b{i}": "B" for i in range(5)}}
+
+
+@st.composite
+def shots(draw):
+    """Facts of a shot by A with disc a0 on a board of up to 9 other discs."""
+    before = draw(st.sets(st.sampled_from(sorted(set(OWNERS) - {"a0"}))))
+    struck = draw(st.sets(st.sampled_from(sorted(before)))) if before else set()
+    in_play = sorted(before | {"a0"})
+    zones = {d: z for d in in_play if (z := draw(st.sampled_from([None, 0, 5, 10, 15, 20]))) is not None}
+    tens = sorted(d for d, z in zones.items() if z == 10)
+    return ShotFacts(
+        shooter="A", shot_disc="a0", owners=OWNERS,
+        on_board_before=frozenset(before), struck=frozenset(struck), zones_after=zones,
+        touching_fifteen_line=frozenset(draw(st.sets(st.sampled_from(tens))) if tens else ()),
+        left_surface=frozenset(draw(st.sets(st.sampled_from(in_play)))),
+    )
+
+
+@given(shots(), st.booleans())
+def test_every_disc_in_play_ends_on_the_board_as_a_20_or_in_the_ditch(facts, open_board_rule):
+    outcome = resolve_shot(facts, open_board_rule=open_board_rule)
+    removed = {r.disc: r.reason for r in outcome.removals}
+    kept = set(outcome.board_after) | set(outcome.twenties)
+    assert kept.isdisjoint(removed)
+    assert kept | set(removed) == set(facts.zones_after)
+    assert all(facts.zones_after[d] == 20 for d in outcome.twenties)
+    assert set(outcome.board_after.values()) <= {5, 10, 15}
+    # NCA 3c: an invalid shot only ever costs the shooter's own discs.
+    assert all(OWNERS[d] == "A" for d, why in removed.items() if why is RemovalReason.INVALID_SHOT)
+    invalidated = {d for d, why in removed.items() if why is RemovalReason.INVALID_SHOT}
+    involved_in_play = (facts.struck | {"a0"}) & set(facts.zones_after)
+    assert invalidated == (set() if outcome.is_valid else involved_in_play)
