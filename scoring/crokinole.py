@@ -170,6 +170,7 @@ def _apply_round(state: CrokinoleState, event: dict[str, Any]) -> CrokinoleState
             "every game is played and the match is tied on points and 20s: "
             "a 'shootout' event decides it (S-CK1)"
         )
+    field(event, "discs", dict)  # required, even if empty: a forgotten field is not a 0-0 round
     discs = _per_side(match, event, "discs", list, [])
     twenties = _per_side(match, event, "twenties", int, 0)
     for side, values, sunk in zip(match.sides, discs, twenties):
@@ -206,8 +207,7 @@ def _apply_shootout(state: CrokinoleState, event: dict[str, Any]) -> CrokinoleSt
     match = state.match
     if not is_game_over(match, state.games[-1]) or len(state.games) < match.games:
         raise IllegalStrokeError("a shoot-out comes only after every game is played (S-CK1)")
-    if "hits" not in event:
-        raise InvalidEventError("'shootout' event needs field 'hits'")
+    field(event, "hits", dict)
     hits = _per_side(match, event, "hits", int, None)
     for side, n in zip(match.sides, hits):
         if n < 0:

@@ -174,6 +174,7 @@ def test_K25_discs_per_side(fields, limit):
 @pytest.mark.parametrize(
     ("event", "message"),
     [
+        ({"type": "round"}, "needs field 'discs'"),
         ({"type": "round", "discs": [15]}, "'discs' must be an object"),
         ({"type": "round", "discs": {"A": 15}}, "must be a list"),
         ({"type": "round", "discs": {"C": [15]}}, "unknown sides"),
@@ -182,9 +183,9 @@ def test_K25_discs_per_side(fields, limit):
         ({"type": "round", "discs": {"A": [7]}}, "5, 10 or 15"),
         ({"type": "round", "discs": {"A": [15.0]}}, "5, 10 or 15"),
         ({"type": "round", "discs": {"A": [True]}}, "5, 10 or 15"),
-        ({"type": "round", "twenties": {"A": -1}}, ">= 0"),
-        ({"type": "round", "twenties": {"A": "1"}}, "must be an integer"),
-        ({"type": "round", "twenties": {"A": True}}, "must be an integer"),
+        ({"type": "round", "discs": {}, "twenties": {"A": -1}}, ">= 0"),
+        ({"type": "round", "discs": {}, "twenties": {"A": "1"}}, "must be an integer"),
+        ({"type": "round", "discs": {}, "twenties": {"A": True}}, "must be an integer"),
         ({"type": "shot"}, "unknown event type 'shot'"),
         ({"type": 3}, "'type' must be a string"),
     ],
