@@ -1,7 +1,7 @@
 """Couronne rules engine (rules.md section 3, Micki's rules = S-CO).
 
 Match line: ``{"type": "match", "game": "couronne", "sides": ["pink", "blue"],
-"rings": 12, "players": 2, "debt": "outstanding"}``. The first side breaks (S-CO:
+"rings": 12, "players": 2, "debt": "outstanding", "break_then_play": false}``. The first side breaks (S-CO:
 pink). Events: ``{"type": "stroke", "pocketed": {"own": 1, "opponent": 0},
 "shooter_pocketed": false, "shooter_off_board": false, "off_board": {"own": 0,
 "opponent": 0}, "defensive_push": false}``, "own" meaning the striking side's
@@ -44,6 +44,9 @@ class CouronneMatch:
     rings: int
     players: int
     debt: DebtPolicy
+    # The seed reads "the first player breaks; then the player picks a ring of his
+    # colour": the break may leave the breaker to play on ⚠️ (rules.md is silent).
+    break_then_play: bool = False
 
     @property
     def is_team_game(self) -> bool:
@@ -89,7 +92,8 @@ class CouronneEngine(Engine[CouronneState]):
             raise InvalidEventError(f"field 'players' must be 2, 3 or 4, got {players}")
         policies = tuple(p.value for p in DebtPolicy)
         debt = DebtPolicy(one_of(match, "debt", policies, DebtPolicy.OUTSTANDING.value))
-        return CouronneState(match=CouronneMatch((sides[0], sides[1]), rings, players, debt))
+        break_then_play = field(match, "break_then_play", bool, False)
+        return CouronneState(match=CouronneMatch((sides[0], sides[1]), rings, players, debt, break_then_play))
 
     def apply(self, state: CouronneState, event: dict[str, Any]) -> CouronneState:
         match = state.match
@@ -188,6 +192,8 @@ def _next_turn(state: CouronneState, striker: int, ruling: StrokeRuling) -> Cour
         return replace(state, ended=Outcome(Termination.CLEARED, match.sides[cleared.index(True)]))
     if ruling.earns_stroke:
         return state  # S-CO: another stroke for an own ring
+    if state.strokes == 1 and match.break_then_play and not ruling.ends_turn:
+        return state  # S-CO: after the break the breaker plays a ring of his colour
     return _pass_turn(state, other)
 
 

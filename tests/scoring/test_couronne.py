@@ -174,6 +174,13 @@ def test_pocketing_the_opponents_last_ring_makes_the_opponent_win():
     assert result["winner"] == "blue"
 
 
+def test_the_break_can_leave_the_breaker_to_play_on():
+    assert replay([match(), MISS])["turn"] == "blue"
+    assert replay([match(break_then_play=True), MISS])["turn"] == "pink"
+    assert replay([match(break_then_play=True), MISS, MISS])["turn"] == "blue"
+    assert replay([match(break_then_play=True), stroke(opp=1)])["turn"] == "blue"  # a penalty still ends it
+
+
 def test_the_side_field_is_checked_against_the_turn():
     replay([match(), stroke(side="pink")])
     with pytest.raises(IllegalStrokeError, match="out of turn"):
@@ -217,6 +224,7 @@ def test_malformed_strokes_are_rejected(event, error, message):
         ({"players": 5}, "2, 3 or 4"),
         ({"sides": ["pink"]}, "two different names"),
         ({"debt": "never"}, "'debt' must be one of"),
+        ({"break_then_play": "yes"}, "'break_then_play' must be true or false"),
     ],
 )
 def test_malformed_match_lines_are_rejected(fields, message):
