@@ -87,9 +87,13 @@ async function refreshLists() {
   renderEvents();
   const body = document.querySelector("#audit tbody");
   body.replaceChildren(...audit.slice().reverse().map((entry) => row([
-    new Date(entry.at).toLocaleTimeString(), entry.by,
+    clock(entry.at), entry.by,
     `${entry.action} ${entry.detail.seq ? "#" + entry.detail.seq : ""} ${entry.detail.event ? boardreader.describeEvent(entry.detail.event) : ""}`,
   ])));
+}
+
+function clock(iso) {
+  return new Date(iso).toLocaleTimeString([], { hour12: false });
 }
 
 function row(cells) {
@@ -132,7 +136,7 @@ function renderEvents() {
     } else if (entry && event.type !== "correct" && event.type !== "void") {
       actions.append(button("Fix", () => fix(entry.event)));
     }
-    const tr = row([String(stored.seq), new Date(stored.at).toLocaleTimeString(), stored.by, code, actions]);
+    const tr = row([String(stored.seq), clock(stored.at), stored.by, code, actions]);
     if (entry && !entry.corrected && entry.event.needs_review) tr.classList.add("review");
     if (status) tr.classList.add(status);
     return tr;
@@ -268,9 +272,13 @@ function drawBoard(state) {
   if (state.game === "carrom") {
     const onBoard = live.on_board || {};
     const coins = [...Array(onBoard.white || 0).fill("#f8f5e7"), ...Array(onBoard.black || 0).fill("#222")];
-    coins.forEach((fill, i) => {
-      const angle = (2 * Math.PI * i) / Math.max(coins.length, 1);
-      const ring = i % 2 ? 38 : 62;
+    // The opening formation: six coins around the queen, twelve around those; colours alternate.
+    const white = coins.filter((c) => c !== "#222"), black = coins.filter((c) => c === "#222");
+    const mixed = [];
+    while (white.length || black.length) { if (white.length) mixed.push(white.pop()); if (black.length) mixed.push(black.pop()); }
+    mixed.forEach((fill, i) => {
+      const [ring, slots, k] = i < 6 ? [24, 6, i] : [48, 12, i - 6];
+      const angle = (2 * Math.PI * k) / slots;
       disc(mid + ring * Math.cos(angle), mid + ring * Math.sin(angle), 11, fill);
     });
     if (onBoard.queen) disc(mid, mid, 11, "#c81e1e");

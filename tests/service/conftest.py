@@ -19,7 +19,9 @@ def token() -> str:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory, token) -> Iterator[ServiceProcess]:
-    with ServiceProcess(db_path=tmp_path_factory.mktemp("service") / "boardreader.db", token=token) as process:
+    # A short busy timeout keeps the locked-database test quick.
+    with ServiceProcess(db_path=tmp_path_factory.mktemp("service") / "boardreader.db", token=token,
+                        env={"BOARDREADER_DB_BUSY_TIMEOUT_S": "0.3"}) as process:
         yield process
 
 

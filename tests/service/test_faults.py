@@ -78,31 +78,27 @@ def test_sigkill_mid_match_loses_no_acknowledged_event(tmp_path, token, script):
     assert integrity(process.db_path) == "ok"
 
 
-def test_locked_database_answers_503_and_keeps_the_log(tmp_path, token, script):
-    process = ServiceProcess(db_path=tmp_path / "locked.db", token=token,
-                             env={"BOARDREADER_DB_BUSY_TIMEOUT_S": "0.3"}).start()
+def test_locked_database_answers_503_and_keeps_the_log(server, client, script):
+    """The shared server runs with a 0.3 s busy timeout (conftest)."""
+    http = client
+    match_id = new_match(http, script)
+    http.post(f"/api/matches/{match_id}/events", json=[script.quiet, script.scoring]).raise_for_status()
+    before = stored(http, match_id)
+    locker = sqlite3.connect(server.db_path, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
     try:
-        with writer_client(process) as http:
-            match_id = new_match(http, script)
-            http.post(f"/api/matches/{match_id}/events", json=[script.quiet, script.scoring]).raise_for_status()
-            before = stored(http, match_id)
-            locker = sqlite3.connect(process.db_path, isolation_level=None)
-            locker.execute("BEGIN EXCLUSIVE")
-            try:
-                refused = http.post(f"/api/matches/{match_id}/events", json=script.quiet)
-                assert refused.status_code == 503
-                assert "locked" in refused.json()["detail"] and "nothing was stored" in refused.json()["detail"]
-                assert refused.headers["retry-after"] == "1"
-                assert http.get(f"/api/matches/{match_id}").status_code == 200  # readers go on (WAL)
-            finally:
-                locker.execute("ROLLBACK")
-                locker.close()
-            assert stored(http, match_id) == before
-            accepted = http.post(f"/api/matches/{match_id}/events", json=script.quiet)
-            assert accepted.status_code == 201 and accepted.json()["events"][0]["seq"] == len(before) + 1
+        refused = http.post(f"/api/matches/{match_id}/events", json=script.quiet)
+        assert refused.status_code == 503
+        assert "locked" in refused.json()["detail"] and "nothing was stored" in refused.json()["detail"]
+        assert refused.headers["retry-after"] == "1"
+        assert http.get(f"/api/matches/{match_id}").status_code == 200  # readers go on (WAL)
     finally:
-        process.stop()
-    assert integrity(process.db_path) == "ok"
+        locker.execute("ROLLBACK")
+        locker.close()
+    assert stored(http, match_id) == before
+    assert integrity(server.db_path) == "ok"
+    accepted = http.post(f"/api/matches/{match_id}/events", json=script.quiet)
+    assert accepted.status_code == 201 and accepted.json()["events"][0]["seq"] == len(before) + 1
 
 
 @contextlib.contextmanager

@@ -1,0 +1,146 @@
+"""The overlay and the referee console in a real headless Chromium (Debian's), driven by Playwright."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, Page, sync_playwright
+
+from service.process import ServiceProcess
+from tests.service.conftest import new_match
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+OVERLAY_PNG = "/tmp/boardreader_overlay.png"
+CONSOLE_PNG = "/tmp/boardreader_referee.png"
+
+
+def displayed_score(state: dict, side: str) -> int:
+    """What the overlay promises to show beside a name: the current game's score
+    (crokinole: game points; couronne: rings pocketed)."""
+    if state["game"] == "couronne":
+        return state["pocketed"][side]
+    game = state["games"][-1]
+    if state["game"] == "crokinole":
+        return game["points"][side]
+    return game.get("display_score", game["score"])[side]
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory) -> Iterator[BrowserContext]:
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1100, "height": 760})
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page_server(server) -> ServiceProcess:
+    return server
+
+
+@pytest.fixture
+def http(client) -> httpx.Client:
+    return client
+
+
+def seq_shown(page: Page) -> int:
+    return int(page.evaluate("document.body.dataset.seq ?? -1"))
+
+
+def wait_for_seq(page: Page, seq: int, timeout_s: float) -> float:
+    """Seconds until the page shows state `seq` (raises after `timeout_s`)."""
+    start = time.monotonic()
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=timeout_s * 1000, polling=20)
+    return time.monotonic() - start
+
+
+def post(http: httpx.Client, match_id: int, events) -> dict:
+    response = http.post(f"/api/matches/{match_id}/events", json=events)
+    assert response.status_code == 201, response.text
+    return response.json()["state"]
+
+
+def test_overlay_shows_the_score_and_updates_within_a_second(browser, page_server, http, script):
+    match_id = new_match(http, script)
+    state = post(http, match_id, script.scoring)
+    side = script.match["sides"][0]
+    page = browser.new_page()
+    page.goto(f"{page_server.url}/overlay/{match_id}")
+    wait_for_seq(page, state["seq"], timeout_s=5)
+    assert page.inner_text("#name-0") == side
+    assert page.inner_text("#score-0") == str(displayed_score(state, side))
+    assert page.inner_text("#last") != ""
+
+    before = page.inner_text("#score-0")
+    posted_at = time.monotonic()
+    state = post(http, match_id, script.scoring)
+    page.wait_for_function(f"document.getElementById('score-0').textContent === '{displayed_score(state, side)}'",
+                           timeout=1000, polling=10)
+    assert time.monotonic() - posted_at < 1.0
+    assert page.inner_text("#score-0") != before
+    page.screenshot(path=OVERLAY_PNG, omit_background=True)
+    page.close()
+
+
+def test_overlay_delay_holds_each_change(browser, page_server, http, script):
+    match_id = new_match(http, script)
+    page = browser.new_page()
+    page.goto(f"{page_server.url}/overlay/{match_id}?delay=3")
+    wait_for_seq(page, 0, timeout_s=5)
+    state = post(http, match_id, script.scoring)
+    posted_at = time.monotonic()
+    page.wait_for_timeout(2700)
+    assert seq_shown(page) == 0, "shown before the delay"
+    wait_for_seq(page, state["seq"], timeout_s=2)
+    assert 3.0 <= time.monotonic() - posted_at < 4.0
+    page.close()
+
+
+def test_overlay_reconnects_after_a_server_restart(browser, page_server, http, script):
+    match_id = new_match(http, script)
+    page = browser.new_page()
+    page.goto(f"{page_server.url}/overlay/{match_id}")
+    wait_for_seq(page, 0, timeout_s=5)
+    page_server.kill()
+    page.wait_for_function("document.body.classList.contains('offline')", timeout=3000)
+    page_server.start()
+    state = post(http, match_id, script.scoring)
+    wait_for_seq(page, state["seq"], timeout_s=5)
+    assert not page.evaluate("document.body.classList.contains('offline')")
+    page.close()
+
+
+def test_console_confirms_a_flagged_event_with_one_click(browser, page_server, http, token, script):
+    match_id = new_match(http, script)
+    post(http, match_id, [script.scoring, script.quiet])
+    state = post(http, match_id, {**script.scoring, "needs_review": True, "confidence": 0.55})
+    page = browser.new_page()
+    page.goto(f"{page_server.url}/referee/{match_id}")
+    page.fill("#token", token)
+    page.dispatch_event("#token", "change")
+    wait_for_seq(page, state["seq"], timeout_s=5)
+    page.wait_for_selector("#events tr.review button:text('Confirm')", timeout=3000)
+    assert page.inner_text("#review-count") == "1"
+    page.screenshot(path=CONSOLE_PNG, full_page=True)
+    page.click("#events tr.review button:text('Confirm')")
+    wait_for_seq(page, state["seq"] + 1, timeout_s=3)
+    after = http.get(f"/api/matches/{match_id}").json()
+    assert after["needs_review"] == [] and after["last_event"]["event"]["type"] == "correct"
+    assert page.inner_text("#review-count") == "0"
+    audit = http.get(f"/api/matches/{match_id}/audit").json()
+    assert audit[-1]["action"] == "event.correct"
+
+    page.click("#undo")
+    wait_for_seq(page, state["seq"] + 2, timeout_s=3)
+    undone = http.get(f"/api/matches/{match_id}").json()
+    assert undone["last_event"]["event"]["type"] == "void"
+    page.wait_for_function("document.getElementById('audit').textContent.includes('event.void')", timeout=3000)
+    page.close()
