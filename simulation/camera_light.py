@@ -100,7 +100,7 @@ class SensorNoise:
 
     _PAD = 32
 
-    def __init__(self, resolution: tuple[int, int], *, sigma: float, rng: np.random.Generator, bank_size: int = 3):
+    def __init__(self, resolution: tuple[int, int], *, sigma: float, rng: np.random.Generator, bank_size: int = 2):
         self.sigma = sigma
         self._rng = rng
         self._bank: list[tuple[np.ndarray, np.ndarray]] = []
@@ -108,7 +108,7 @@ class SensorNoise:
             return
         w, h = resolution
         for _ in range(bank_size):
-            n = rng.normal(0.0, sigma, size=(h + self._PAD, w + self._PAD, 3)).astype(np.float32)
+            n = rng.standard_normal(size=(h + self._PAD, w + self._PAD, 3), dtype=np.float32) * np.float32(sigma)
             # Luma noise shared by the channels, plus some chroma noise.
             n = 0.6 * n[:, :, :1] + 0.55 * n
             self._bank.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))

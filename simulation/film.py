@@ -87,6 +87,9 @@ class Studio:
         camera = sample_camera(outline_mm=outline, resolution=resolution, settings=settings, rng=_rng(seed, "camera"))
         px_per_mm = float(np.clip(_SUPERSAMPLING * _max_image_px_per_mm(camera, outline), 0.35, 2.6))
         canvas = render_board(board, look=chosen, px_per_mm=px_per_mm, rng=_rng(seed, "texture"))
+        image_angle = _board_x_angle_in_image(camera)
+        if abs(image_angle) > math.radians(0.5):
+            canvas = canvas.turned(image_angle)
         centre = camera.project(np.zeros((1, 2)))[0]
         lighting = sample_lighting(resolution, settings=settings, rng=_rng(seed, "light"), board_centre_px=tuple(centre))
         noise = SensorNoise(resolution, sigma=settings["noise_sigma"], rng=_rng(seed, "noise"))
@@ -125,6 +128,12 @@ def _floor(resolution: tuple[int, int], *, look: Look, rng: np.random.Generator)
     tone = np.array(look.bgr("table"), np.float32) * rng.uniform(0.35, 0.6) + rng.uniform(10, 40)
     field = 1.0 + 0.08 * cv2.resize(rng.uniform(-1, 1, size=(6, 8)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     return np.clip(tone[None, None, :] * field[:, :, None], 0, 255).astype(np.uint8)
+
+
+def _board_x_angle_in_image(camera: Camera) -> float:
+    """Angle (rad, image axes, y down) at which the board's x axis appears in the picture."""
+    a, b = camera.project(np.array([[0.0, 0.0], [100.0, 0.0]]))
+    return math.atan2(b[1] - a[1], b[0] - a[0])
 
 
 def _max_image_px_per_mm(camera: Camera, outline_mm: np.ndarray) -> float:

@@ -113,23 +113,31 @@ class HandLayer:
         roi = image[y0:y1, x0:x1].astype(np.float32)
         off = np.array([x0, y0])
         scale = _px_per_mm(camera, tip)
-        shadow = np.zeros(roi.shape[:2], np.uint8)
+        # The shadow is soft: draw it at a quarter of the resolution, blur, and scale back up.
+        q = 4
+        small = np.zeros(((y1 - y0) // q + 1, (x1 - x0) // q + 1), np.uint8)
         for pts in shadow_pts:
-            cv2.fillPoly(shadow, [np.round((pts - off) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
-        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 14.0 * scale))
+            cv2.fillPoly(small, [np.round((pts - off) / q * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+        small = cv2.GaussianBlur(small, (0, 0), max(0.5, 14.0 * scale / q))
+        shadow = cv2.resize(small, (small.shape[1] * q, small.shape[0] * q), interpolation=cv2.INTER_LINEAR)[: y1 - y0, : x1 - x0]
         roi *= (1.0 - 0.45 * shadow.astype(np.float32) / 255.0)[:, :, None]
-        for pts, kind in projected:
+        for kind in ("sleeve", "skin"):
             mask = np.zeros(roi.shape[:2], np.uint8)
-            cv2.fillPoly(mask, [np.round((pts - off) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
-            inside = (mask > 127).astype(np.uint8)
-            if not inside.any():
+            for pts, k in projected:
+                if k == kind:
+                    cv2.fillPoly(mask, [np.round((pts - off) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+            box = cv2.boundingRect(mask)
+            if box[2] == 0:
                 continue
+            bx, by, bw, bh = box
+            sub = mask[by : by + bh, bx : bx + bw]
             # Rounded limbs: brighter along the middle, darker at the silhouette.
-            depth = cv2.distanceTransform(inside, cv2.DIST_L2, 3)
-            round_shade = 0.62 + 0.45 * np.sqrt(np.clip(depth / max(depth.max(), 1.0), 0, 1))
+            depth = cv2.distanceTransform((sub > 127).astype(np.uint8), cv2.DIST_L2, 3)
+            round_shade = 0.62 + 0.45 * np.sqrt(np.clip(depth / max(float(depth.max()), 1.0), 0, 1))
             colour = np.array(person.skin_bgr if kind == "skin" else person.sleeve_bgr, np.float32)
-            a = (cv2.GaussianBlur(mask, (0, 0), 0.8).astype(np.float32) / 255.0)[:, :, None]
-            roi = roi * (1 - a) + (colour[None, None, :] * round_shade[:, :, None]) * a
+            a = (sub.astype(np.float32) / 255.0)[:, :, None]
+            part = roi[by : by + bh, bx : bx + bw]
+            roi[by : by + bh, bx : bx + bw] = part * (1 - a) + (colour[None, None, :] * round_shade[:, :, None]) * a
         image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
 
 

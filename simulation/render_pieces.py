@@ -15,7 +15,6 @@ from simulation.looks import Look
 from simulation.render_board import Canvas
 from simulation.scene import PieceState
 
-LIGHT_DIR = np.array([-0.6, -0.8])  # canvas direction towards the light (top-left), as for the board
 _SUPERSAMPLE = 3
 _VARIANTS = 3
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 in canvas px
@@ -39,8 +38,9 @@ def _style(kind: str, board: BoardModel) -> str:
 
 
 def make_sprite(kind: str, *, radius_mm: float, inner_radius_mm: float, look: Look, board: BoardModel,
-                px_per_mm: float, rng: np.random.Generator) -> Sprite:
-    """Render one piece of `kind` as a shaded sprite at the canvas scale."""
+                px_per_mm: float, light_dir: np.ndarray, rng: np.random.Generator) -> Sprite:
+    """Render one piece of `kind` as a shaded sprite at the canvas scale, lit from canvas direction `light_dir`."""
+    light = np.asarray(light_dir, float)
     style = _style(kind, board)
     n = int(math.ceil(2 * (radius_mm + 1.0) * px_per_mm)) | 1
     big = n * _SUPERSAMPLE
@@ -53,7 +53,7 @@ def make_sprite(kind: str, *, radius_mm: float, inner_radius_mm: float, look: Lo
     with np.errstate(invalid="ignore", divide="ignore"):
         ux = np.where(dist > 0, x_mm / dist, 0)
         uy = np.where(dist > 0, y_mm / dist, 0)
-    facing = ux * LIGHT_DIR[0] + uy * LIGHT_DIR[1]  # >0 where the surface slopes towards the light
+    facing = ux * light[0] + uy * light[1]  # >0 where the surface slopes towards the light
     alpha = np.clip((radius_mm - dist) * px_per_mm * _SUPERSAMPLE, 0, 1)
     base = np.array(look.piece_bgr(kind), np.float32)
     tone = rng.uniform(0.94, 1.06)
@@ -64,7 +64,7 @@ def make_sprite(kind: str, *, radius_mm: float, inner_radius_mm: float, look: Lo
         shade += 0.35 * facing * np.sin(np.pi * bevel) - 0.25 * bevel**3
         for ring_d, depth in ((0.42, 0.25), (0.74, 0.3)) if style == "coin" else ((0.8, 0.2),):
             shade -= depth * np.exp(-(((d - ring_d) * radius_mm) ** 2) / 0.18)
-        shade += 0.06 * (x_mm * LIGHT_DIR[0] + y_mm * LIGHT_DIR[1]) / radius_mm
+        shade += 0.06 * (x_mm * light[0] + y_mm * light[1]) / radius_mm
         gloss = 0.35 if style == "striker" else 0.18
     elif style == "disc":
         bevel = np.clip((d - 0.84) / 0.16, 0, 1)
@@ -86,7 +86,7 @@ def make_sprite(kind: str, *, radius_mm: float, inner_radius_mm: float, look: Lo
         gloss = 0.25
     colour = base[None, None, :] * tone * shade[:, :, None]
     if gloss:
-        hx, hy = -LIGHT_DIR * radius_mm * 0.4
+        hx, hy = light * radius_mm * 0.4
         spot = np.exp(-((x_mm - hx) ** 2 + (y_mm - hy) ** 2) / (2 * (0.3 * radius_mm) ** 2))
         colour += 255 * gloss * spot[:, :, None]
     colour = np.clip(colour, 0, 255) * alpha[:, :, None]
@@ -133,7 +133,7 @@ class PieceLayer:
         if key not in self._sprites:
             seed = int(self._rng.integers(2**31))
             self._sprites[key] = make_sprite(kind, radius_mm=radius_mm, inner_radius_mm=self._inner_radius(kind, radius_mm),
-                                             look=self.look, board=self.board, px_per_mm=self.canvas.px_per_mm,
+                                             look=self.look, board=self.board, px_per_mm=self.canvas.px_per_mm, light_dir=self.canvas.light_dir(),
                                              rng=np.random.default_rng(seed))
         return self._sprites[key]
 
@@ -171,8 +171,8 @@ class PieceLayer:
         # Motion blur: the sprite smeared along its path during the exposure.
         speed_px = math.hypot(piece.vx_mm_s, piece.vy_mm_s) * self.exposure_s * s
         steps = 1 if speed_px < 1.0 else min(16, int(math.ceil(speed_px / 1.5)) + 1)
-        dx = piece.vx_mm_s * self.exposure_s * s
-        dy = -piece.vy_mm_s * self.exposure_s * s
+        lin = self.canvas.board_to_canvas()[:2, :2]
+        dx, dy = lin @ np.array([piece.vx_mm_s, piece.vy_mm_s]) * self.exposure_s
         half_path = (abs(dx) + abs(dy)) / 2 if steps > 1 else 0.0
         n = spr.colour.shape[0]
         m = spr.shadow.shape[0]
@@ -186,7 +186,7 @@ class PieceLayer:
         acc_c = np.zeros((size[1], size[0], 3), np.float32)
         acc_a = np.zeros((size[1], size[0]), np.float32)
         acc_s = np.zeros((size[1], size[0]), np.float32)
-        shadow_off = -LIGHT_DIR * 1.8 * s
+        shadow_off = -self.canvas.light_dir() * 1.8 * s
         for k in range(steps):
             f = 0.0 if steps == 1 else k / (steps - 1) - 0.5
             cu, cv_ = u - x0 + f * dx, v - y0 + f * dy
