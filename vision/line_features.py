@@ -22,6 +22,15 @@ def dark_line_response(gray: np.ndarray, *, width_px: int = 9) -> np.ndarray:
     return (background - gray.astype(np.float32)) / (background + 8.0)
 
 
+def line_response(gray: np.ndarray, *, width_px: int, polarity: str) -> np.ndarray:
+    """Thin-line response for printed lines darker (``"dark"``) or lighter (``"bright"``) than the surface."""
+    if polarity == "dark":
+        return dark_line_response(gray, width_px=width_px)
+    if polarity == "bright":
+        return bright_spot_response(gray, width_px=width_px)
+    raise ValueError(f"polarity must be 'dark' or 'bright', got {polarity!r}")
+
+
 def bright_spot_response(gray: np.ndarray, *, width_px: int = 9) -> np.ndarray:
     """Relative brightness of small spots narrower than `width_px` (white top-hat over the background)."""
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width_px, width_px))

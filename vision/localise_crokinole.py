@@ -29,7 +29,7 @@ from vision.board_location import BoardLocation, Landmarks
 from vision.circle_fit import refine_on_circles
 from vision.frames import downscale
 from vision.homography import project
-from vision.line_features import bright_spot_response, dark_line_response, peaks_along_normals, sample, vote_centre
+from vision.line_features import bright_spot_response, line_response, peaks_along_normals, sample, vote_centre
 
 QUADRANT_LINE_ANGLES_DEG = (45.0, 135.0, 225.0, 315.0)
 """Quadrant lines run on the diagonals, midway between the peg pairs (see CrokinoleBoard.peg_centres_mm)."""
@@ -39,8 +39,8 @@ QUADRANT_LINE_ANGLES_DEG = (45.0, 135.0, 225.0, 315.0)
 class CrokinoleSettings:
     """Tuning of the crokinole locator (working sizes in pixels, tolerances in board mm)."""
 
-    coarse_side_px: int = 512
-    fine_side_px: int = 1024
+    coarse_side_px: int = 640
+    fine_side_px: int = 1600
     samples_per_line: int = 180
     min_line_support: float = 0.45
     max_median_residual_mm: float = 1.5
@@ -85,7 +85,7 @@ def _coarse_centre_scale(
     """
     h, w = response.shape
     max_radius = int(0.75 * max(h, w))
-    min_radius = 0.05 * min(h, w)
+    min_radius = 0.025 * min(h, w)
     best = (centre_px, 0.0, -1.0)
     for half, step, n_angles in ((16, 4, 72), (3, 1, 120)):
         origin = best[0]
@@ -109,12 +109,12 @@ def _circle_normals(homography: np.ndarray, radius_mm: np.ndarray, angles: np.nd
 
 
 def _rotation_phase(
-    homography: np.ndarray, gray: np.ndarray, board: CrokinoleBoard, px_per_mm: float
+    homography: np.ndarray, gray: np.ndarray, board: CrokinoleBoard, px_per_mm: float, polarity: str
 ) -> tuple[float, float]:
     """Board rotation (degrees, modulo 90, in [-45, 45)) from pegs and quadrant lines, and its contrast."""
     spot_px = max(3, int(round(board.peg_diameter_mm * 1.6 * px_per_mm)) | 1)
     bright = bright_spot_response(gray, width_px=spot_px)
-    dark = dark_line_response(gray, width_px=max(5, int(round(4 * px_per_mm)) | 1))
+    dark = line_response(gray, width_px=max(5, int(round(4 * px_per_mm)) | 1), polarity=polarity)
     radii = board.line_radii_mm()
     steps = np.deg2rad(np.arange(0.0, 90.0, 0.5))
     peg_angles = np.array([math.atan2(y, x) for x, y in board.peg_centres_mm()])
@@ -179,11 +179,16 @@ def locate_crokinole(
     coarse_scale = coarse_gray.shape[1] / work.shape[1]
 
     # 1. coarse centre and scale
-    coarse_response = dark_line_response(coarse_gray, width_px=5)
+    # lines are dark ink on wood, or light paint on painted boards: keep the polarity that fits
     side = min(coarse_gray.shape)
-    voted = vote_centre(coarse_response, coarse_gray, min_radius_px=0.08 * side, max_radius_px=0.6 * max(coarse_gray.shape))
-    centre, inner_px, strength = _coarse_centre_scale(coarse_response, voted, line_radius_mm / line_radius_mm[0])
-    if strength < 0.01 or inner_px <= 0:
+    strength = -1.0
+    for candidate in ("dark", "bright"):
+        coarse_response = line_response(coarse_gray, width_px=5, polarity=candidate)
+        voted = vote_centre(coarse_response, coarse_gray, min_radius_px=0.04 * side, max_radius_px=0.6 * max(coarse_gray.shape))
+        found = _coarse_centre_scale(coarse_response, voted, line_radius_mm / line_radius_mm[0])
+        if found[2] > strength:
+            (centre, inner_px, strength), polarity = found, candidate
+    if strength < 0.006 or inner_px <= 0:
         return not_found("no concentric scoring lines")
     px_per_mm = inner_px / line_radius_mm[0] / coarse_scale
     centre_work = centre / coarse_scale
@@ -191,7 +196,7 @@ def locate_crokinole(
 
     # 2. fine: search along normals, refit, narrow
     line_px_width = max(5, int(round(px_per_mm * max(board.line_width_mm, 1.0) * 3)) | 1)
-    response = dark_line_response(work_gray, width_px=max(line_px_width, 7))
+    response = line_response(work_gray, width_px=max(line_px_width, 7), polarity=polarity)
     n = settings.samples_per_line
     angles = (np.arange(n) + 0.5) * 2 * math.pi / n
     all_radius_mm = np.repeat(line_radius_mm, n)
@@ -223,7 +228,7 @@ def locate_crokinole(
 
     # 3. rotation from pegs and quadrant lines
     local_px_per_mm = float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))
-    phase_deg, _ = _rotation_phase(homography, work_gray, board, local_px_per_mm)
+    phase_deg, _ = _rotation_phase(homography, work_gray, board, local_px_per_mm, polarity)
     homography = homography @ _rotation(phase_deg)
 
     # 4. pegs as point landmarks

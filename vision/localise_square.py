@@ -28,7 +28,7 @@ from vision.board_location import BoardLocation, Landmarks
 from vision.board_primitives import sample_primitives, square_primitives
 from vision.frames import downscale
 from vision.homography import project
-from vision.line_features import dark_line_response, peaks_along_normals
+from vision.line_features import line_response, peaks_along_normals
 from vision.primitive_fit import refine_on_primitives
 
 
@@ -36,8 +36,8 @@ from vision.primitive_fit import refine_on_primitives
 class SquareSettings:
     """Tuning of the square-board locator (working sizes in pixels, tolerances in board mm)."""
 
-    coarse_side_px: int = 512
-    fine_side_px: int = 1024
+    coarse_side_px: int = 640
+    fine_side_px: int = 1600
     spacing_mm: float = 8.0
     min_side_support: float = 0.4
     max_median_residual_mm: float = 1.5
@@ -149,9 +149,14 @@ def locate_square_board(
     coarse_scale = coarse_gray.shape[1] / work.shape[1]
 
     # 1. coarse centre, rotation, scale
-    coarse_response = dark_line_response(coarse_gray, width_px=7)
-    angle = _dominant_angle(coarse_response, coarse_gray)
-    px_per_mm, strength, centre = _profile_scale(coarse_response, angle, offsets_mm)
+    # lines are dark ink on wood, or light paint on painted boards: keep the polarity that fits
+    strength = -1.0
+    for candidate in ("dark", "bright"):
+        coarse_response = line_response(coarse_gray, width_px=7, polarity=candidate)
+        candidate_angle = _dominant_angle(coarse_response, coarse_gray)
+        found = _profile_scale(coarse_response, candidate_angle, offsets_mm)
+        if found[1] > strength:
+            (px_per_mm, strength, centre), angle, polarity = found, candidate_angle, candidate
     if strength < 0.002 or px_per_mm <= 0:
         return not_found("no square pattern of printed lines")
     homography = _similarity(centre / coarse_scale, px_per_mm / coarse_scale, angle)
@@ -160,7 +165,7 @@ def locate_square_board(
     points_mm, normals_mm, index = sample_primitives(prims, spacing_mm=settings.spacing_mm)
     px_per_mm_work = px_per_mm / coarse_scale
     thick_mm = max(p.width_mm for p in prims)
-    response = dark_line_response(work_gray, width_px=max(7, int(round(3 * thick_mm * px_per_mm_work)) | 1))
+    response = line_response(work_gray, width_px=max(7, int(round(3 * thick_mm * px_per_mm_work)) | 1), polarity=polarity)
     gap_mm = board.base_line_gap_mm if isinstance(board, CarromBoard) else 30.0
     ok = np.zeros(len(points_mm), bool)
     found_px = np.zeros((len(points_mm), 2))
