@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ("score", "serve")
+SUBCOMMANDS = ("score", "serve", "simulate")
 EXIT_BAD_INPUT = 2
 
 

@@ -1,0 +1,181 @@
+"""A simulated crokinole match (NCA singles): rounds of 8 discs a side, shot alternately.
+
+After every shot the ruling of rules.md 2.3 (`scoring.crokinole_shots`) decides
+which discs go to the ditch (invalid shot, touching the outer line, left the
+surface) and which are 20s; at the end of a round the discs left on the board
+are scored by zone and a `round` event goes into the log.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from calibration.geometry import CrokinoleBoard
+from scoring.crokinole_shots import ShotFacts, resolve_shot
+from simulation.physics import StrokeResult, Table
+from simulation.physics_boards import CROKINOLE_DISC, crokinole_table, seat_to_board
+from simulation.play_clock import Recorder
+from simulation.players import Skill, crokinole_flick
+from simulation.scene import Seat, Timeline
+from simulation.truth import replayed_score
+
+SIDES = ("A", "B")
+KIND_OF_SIDE = {"A": "light", "B": "dark"}
+SEAT_OF_SIDE: dict[str, Seat] = {"A": "south", "B": "north"}
+DISCS_PER_SIDE = 8
+#: Rounds played when no limit is given and the rules engine cannot say the match is over.
+DEFAULT_ROUNDS = 4
+
+
+def match_line() -> dict[str, Any]:
+    return {"type": "match", "game": "crokinole", "preset": "nca", "sides": list(SIDES)}
+
+
+def new_table(board: CrokinoleBoard, rng: np.random.Generator) -> tuple[Table, dict[str, list[int]]]:
+    """A table with every disc off the board, beside its owner's seat."""
+    table = crokinole_table(board, rng=rng)
+    discs: dict[str, list[int]] = {}
+    for side in SIDES:
+        discs[side] = []
+        for k in range(DISCS_PER_SIDE):
+            x, y = _beside_seat(board, SEAT_OF_SIDE[side], k)
+            discs[side].append(table.add_piece(KIND_OF_SIDE[side], radius_mm=board.disc_diameter_mm / 2,
+                                               material=CROKINOLE_DISC, x_mm=x, y_mm=y, status="off"))
+    return table, discs
+
+
+def _beside_seat(board: CrokinoleBoard, seat: Seat, k: int) -> tuple[float, float]:
+    outside = board.surface_radius_mm + board.ditch_width_mm + board.frame_width_mm + 40.0
+    return seat_to_board(seat, (k - (DISCS_PER_SIDE - 1) / 2) * (board.disc_diameter_mm + 4), -outside)
+
+
+def play_crokinole(board: CrokinoleBoard, *, seed: int, fps: float, rounds: int | None = None,
+                   max_shots: int | None = None) -> Timeline:
+    """Play rounds until the match is over (or `rounds` rounds, or `max_shots` shots in all).
+
+    A round cut short by `max_shots` logs no `round` event.
+    """
+    rng = np.random.default_rng(seed)
+    table, discs = new_table(board, rng)
+    recorder = Recorder(table, fps=fps)
+    skills = {side: Skill(angle_sigma_deg=float(rng.uniform(0.8, 1.8)), speed_sigma=float(rng.uniform(0.06, 0.12)))
+              for side in SIDES}
+    log: list[dict[str, Any]] = [match_line()]
+    round_index = 0
+    while True:
+        if rounds is not None and round_index >= rounds:
+            break
+        if rounds is None and _match_over(log, round_index):
+            break
+        complete = _play_round(table, board, recorder, discs, round_index=round_index, skills=skills, rng=rng,
+                               max_shots=max_shots)
+        if not complete:
+            break
+        log.append(_round_event(table, board, discs))
+        recorder.event("round_end", round=round_index + 1)
+        round_index += 1
+        recorder.wait(1.0)
+        for side in SIDES:
+            for k, piece_id in enumerate(discs[side]):
+                table.set_aside(piece_id, "off", x_mm=_beside_seat(board, SEAT_OF_SIDE[side], k)[0],
+                                y_mm=_beside_seat(board, SEAT_OF_SIDE[side], k)[1])
+        recorder.wait(1.0)
+    return recorder.timeline(game="crokinole", board_model=board.model, event_log=log, score=replayed_score(log))
+
+
+def _match_over(log: list[dict[str, Any]], rounds_played: int) -> bool:
+    score = replayed_score(log)
+    if "error" in score:
+        return rounds_played >= DEFAULT_ROUNDS
+    return score.get("winner") is not None or bool(score.get("over"))
+
+
+def _play_round(table: Table, board: CrokinoleBoard, recorder: Recorder, discs: dict[str, list[int]], *,
+                round_index: int, skills: dict[str, Skill], rng: np.random.Generator,
+                max_shots: int | None) -> bool:
+    # NCA 4: starts alternate round by round (and so from game to game with 4 rounds a game).
+    starter = SIDES[round_index % 2]
+    order = [starter, SIDES[1 - SIDES.index(starter)]]
+    for shot in range(2 * DISCS_PER_SIDE):
+        if max_shots is not None and recorder.strokes >= max_shots:
+            return False
+        side = order[shot % 2]
+        opponent = order[(shot + 1) % 2]
+        disc = discs[side][shot // 2]
+        before = set(table.ids(status="board"))
+        flick = crokinole_flick(table, board, seat=SEAT_OF_SIDE[side], disc_id=disc,
+                                opponent_kind=KIND_OF_SIDE[opponent], rng=rng, skill=skills[side])
+        result = recorder.shoot(disc, flick, seat=SEAT_OF_SIDE[side], side=side)
+        _rule_on_shot(table, board, recorder, discs, side=side, disc=disc, before=before, result=result)
+    return True
+
+
+def shot_facts(table: Table, board: CrokinoleBoard, discs: dict[str, list[int]], *, side: str, disc: int,
+               before: set[int], result: StrokeResult) -> ShotFacts:
+    """What a shot did, from the physics: the contact chain from the shot disc, zones after."""
+    owners = {str(i): s for s in SIDES for i in discs[s]}
+    chain = {disc}
+    for contact in result.contacts:
+        a, b = contact.piece_a, contact.piece_b
+        if a in chain and b not in chain:
+            chain.add(b)
+        elif b in chain and a not in chain:
+            chain.add(a)
+    moved = before | {disc}
+    ditched = {c.piece_id for c in result.captures if c.status == "ditch"}
+    zones, touching = {}, set()
+    fifteen_r = board.fifteen_line_diameter_mm / 2 + board.line_width_mm / 2
+    for piece_id in moved:
+        state = table.piece(piece_id)
+        if state.status == "hole":
+            zones[str(piece_id)] = 20
+        elif state.status == "board":
+            zone = board.zone_value(state.x_mm, state.y_mm, state.radius_mm)
+            zones[str(piece_id)] = zone
+            if zone == 10 and math.hypot(state.x_mm, state.y_mm) - state.radius_mm <= fifteen_r:
+                touching.add(str(piece_id))
+    return ShotFacts(
+        shooter=side,
+        shot_disc=str(disc),
+        owners=owners,
+        on_board_before=frozenset(str(i) for i in before),
+        struck=frozenset(str(i) for i in (chain - {disc}) & before),
+        zones_after=zones,
+        touching_fifteen_line=frozenset(touching),
+        left_surface=frozenset(str(i) for i in ditched & moved),
+    )
+
+
+def _rule_on_shot(table: Table, board: CrokinoleBoard, recorder: Recorder, discs: dict[str, list[int]], *,
+                  side: str, disc: int, before: set[int], result: StrokeResult) -> None:
+    outcome = resolve_shot(shot_facts(table, board, discs, side=side, disc=disc, before=before, result=result))
+    if not outcome.removals:
+        return
+    recorder.wait(0.5)
+    ditch_r = board.surface_radius_mm + board.ditch_width_mm / 2
+    for removal in outcome.removals:
+        state = table.piece(int(removal.disc))
+        d = math.hypot(state.x_mm, state.y_mm) or 1.0
+        x, y = (state.x_mm / d * ditch_r, state.y_mm / d * ditch_r) if state.status == "board" else (0.0, -ditch_r)
+        recorder.remove(int(removal.disc), "ditch", reason=removal.reason.value, x_mm=x, y_mm=y)
+    recorder.wait(0.4)
+
+
+def round_discs(table: Table, board: CrokinoleBoard, discs: dict[str, list[int]]) -> dict[str, list[int]]:
+    """Zone value of every disc of each side on the board (a leaning disc scores 15)."""
+    return {
+        side: sorted(
+            (board.zone_value(s.x_mm, s.y_mm, s.radius_mm) for s in map(table.piece, discs[side])
+             if s.status == "board"),
+            reverse=True,
+        )
+        for side in SIDES
+    }
+
+
+def _round_event(table: Table, board: CrokinoleBoard, discs: dict[str, list[int]]) -> dict[str, Any]:
+    twenties = {side: sum(table.piece(i).status == "hole" for i in discs[side]) for side in SIDES}
+    return {"type": "round", "discs": round_discs(table, board, discs), "twenties": twenties}
