@@ -70,7 +70,12 @@ class Camera:
         plane = np.column_stack([self.rotation[:, 0], self.rotation[:, 1], self.translation])
         to_source = source_from_board @ np.linalg.inv(plane)
         hom = np.column_stack([norm, np.ones(len(norm))]) @ to_source.T
-        src = (hom[:, :2] / hom[:, 2:]).astype(np.float32)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            src = hom[:, :2] / hom[:, 2:]
+        # Rays that miss the source (behind the camera, or a lens model pushed past its range)
+        # must stay outside it rather than wrap around in the fixed-point maps.
+        src = np.where(np.isfinite(src) & (hom[:, 2:] > 0), src, -10.0)
+        src = np.clip(src, -10.0, 30000.0).astype(np.float32)
         return _upsample_grid(src[:, 0].reshape(gh, gw), src[:, 1].reshape(gh, gw), step_px, w, h)
 
 
@@ -82,7 +87,7 @@ def _undistort_normalised(pix: np.ndarray, camera_matrix: np.ndarray, dist: tupl
     xu, yu = xd.copy(), yd.copy()
     for _ in range(40):
         r2 = xu * xu + yu * yu
-        f = 1.0 + k1 * r2 + k2 * r2 * r2
+        f = np.maximum(1.0 + k1 * r2 + k2 * r2 * r2, 0.2)
         xu, yu = xd / f, yd / f
     return np.column_stack([xu, yu])
 

@@ -14,7 +14,7 @@ and the true projection over the board outline. ``cv2.undistortPoints`` /
 ``cv2.projectPoints`` with those convert between the two.
 
 Everything random comes from ``numpy.random.default_rng([seed, stream])``, one
-stream per concern (look, camera, textures, light, noise, pieces, hands, events),
+stream per concern (look, camera, textures, light, noise, pieces, hands, events, floor),
 so the same seed gives the same pixels.
 """
 
@@ -37,7 +37,7 @@ from simulation.render_pieces import PieceLayer
 from simulation.scene import SceneFrame, Timeline
 from simulation.video import H264Writer
 
-_STREAMS = {"look": 1, "camera": 2, "texture": 3, "light": 4, "noise": 5, "pieces": 6, "hands": 7, "events": 8}
+_STREAMS = {"look": 1, "camera": 2, "texture": 3, "light": 4, "noise": 5, "pieces": 6, "hands": 7, "events": 8, "floor": 9}
 _SUPERSAMPLING = 1.7  # canvas px per image px, at the most magnified part of the board
 
 
@@ -87,15 +87,15 @@ class Studio:
         camera = sample_camera(outline_mm=outline, resolution=resolution, settings=settings, rng=_rng(seed, "camera"))
         px_per_mm = float(np.clip(_SUPERSAMPLING * _max_image_px_per_mm(camera, outline), 0.35, 2.6))
         canvas = render_board(board, look=chosen, px_per_mm=px_per_mm, rng=_rng(seed, "texture"))
+        background = _floor(resolution, look=chosen, rng=_rng(seed, "floor"))
         image_angle = _board_x_angle_in_image(camera)
         if abs(image_angle) > math.radians(0.5):
-            canvas = canvas.turned(image_angle)
+            canvas = canvas.turned(image_angle, border_bgr=tuple(int(c) for c in background.reshape(-1, 3).mean(axis=0)))
         centre = camera.project(np.zeros((1, 2)))[0]
         lighting = sample_lighting(resolution, settings=settings, rng=_rng(seed, "light"), board_centre_px=tuple(centre))
         noise = SensorNoise(resolution, sigma=settings["noise_sigma"], rng=_rng(seed, "noise"))
         pieces = PieceLayer(board, look=chosen, canvas=canvas, rng=_rng(seed, "pieces"), exposure_s=settings["exposure_s"])
         maps = camera.board_to_source_maps(canvas.board_to_canvas())
-        background = _floor(resolution, look=chosen, rng=_rng(seed, "texture"))
         return cls(board, chosen, settings, camera, canvas, lighting, noise, pieces, maps, background)
 
     def set_camera(self, camera: Camera) -> None:
@@ -220,10 +220,10 @@ def film_video(timeline: Timeline, *, board: BoardModel, seed: int, difficulty: 
     info = {
         "homography": studio.camera.homography().tolist(),
         "homography_changes": [],
-        "hands": [{"t_start": s.t_start_s, "t_end": s.t_end_s, "seat": s.seat} for s in timeline.shots],
+        "hands": [{"t_start": float(s.t_start_s), "t_end": float(s.t_end_s), "seat": s.seat} for s in timeline.shots],
         "light_changes": [],
         "frames": len(timeline.frames),
-        "fps": timeline.fps,
+        "fps": float(timeline.fps),
         **studio.report(),
     }
     work = studio.canvas.image.copy()

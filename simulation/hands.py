@@ -86,18 +86,24 @@ class HandLayer:
         direction = tip - shoulder
         direction /= max(np.linalg.norm(direction), 1e-6)
         side = np.array([-direction[1], direction[0]])
-        wrist = tip - direction * 150.0
+        wrist = tip - direction * 175.0
         elbow = wrist - direction * 260.0
         w = person.arm_width_mm
+        palm_w = w * 1.25
+        front = wrist + direction * 95.0
         # Shapes as (points in 3D mm, kind); z rises from the fingertip to the shoulder.
         shapes = [
             (_capsule(shoulder, elbow, w * 1.35, w * 1.2, 220.0, 150.0), "sleeve"),
             (_capsule(elbow, wrist, w * 1.15 if not person.short_sleeve else w, w * 0.85, 150.0, 70.0),
              "skin" if person.short_sleeve else "sleeve"),
-            (_capsule(wrist - direction * 30, wrist + direction * 70, w * 1.1, w * 1.05, 70.0, 55.0), "skin"),
-            (_capsule(wrist + direction * 60, tip, 19.0, 16.0, 45.0, 12.0), "skin"),
-            (_capsule(wrist + direction * 40 + side * w * 0.45, wrist + direction * 95 + side * w * 0.62, 22.0, 19.0, 55.0, 35.0), "skin"),
+            (_capsule(wrist - direction * 10, front, w * 0.95, palm_w, 70.0, 50.0), "skin"),
+            # Index finger out to the piece; the others curled under as knuckles; the thumb at the side.
+            (_capsule(front - side * palm_w * 0.28, tip, 19.0, 16.0, 42.0, 12.0), "skin"),
         ]
+        for k, offset in enumerate((0.02, 0.22, 0.4)):
+            base = front + side * palm_w * offset
+            shapes.append((_capsule(base - direction * 8, base + direction * (22.0 - 4 * k), 20.0, 18.0, 45.0, 35.0), "skin"))
+        shapes.append((_capsule(wrist + direction * 35 + side * palm_w * 0.42, wrist + direction * 95 + side * palm_w * 0.72, 24.0, 19.0, 55.0, 35.0), "skin"))
         if not person.short_sleeve:
             shapes.insert(2, (_capsule(wrist - direction * 60, wrist - direction * 25, w * 1.2, w * 1.15, 80.0, 72.0), "sleeve"))
         h, wid = image.shape[:2]
@@ -133,7 +139,7 @@ class HandLayer:
             sub = mask[by : by + bh, bx : bx + bw]
             # Rounded limbs: brighter along the middle, darker at the silhouette.
             depth = cv2.distanceTransform((sub > 127).astype(np.uint8), cv2.DIST_L2, 3)
-            round_shade = 0.62 + 0.45 * np.sqrt(np.clip(depth / max(float(depth.max()), 1.0), 0, 1))
+            round_shade = 0.62 + 0.45 * np.sqrt(np.clip(depth / max(0.4 * person.arm_width_mm * scale, 1.0), 0, 1))
             colour = np.array(person.skin_bgr if kind == "skin" else person.sleeve_bgr, np.float32)
             a = (sub.astype(np.float32) / 255.0)[:, :, None]
             part = roi[by : by + bh, bx : bx + bw]

@@ -32,6 +32,7 @@ class Canvas:
     px_per_mm: float
     half_extent_mm: float
     rotation_rad: float = 0.0
+    pad_px: int = 0
 
     def board_to_canvas(self) -> np.ndarray:
         """3x3 matrix mapping board mm to canvas px."""
@@ -40,9 +41,12 @@ class Canvas:
         return self._turn() @ upright
 
     def _turn(self) -> np.ndarray:
-        c = self.image.shape[1] / 2 - 0.5, self.image.shape[0] / 2 - 0.5
+        """From the upright canvas to this one: a turn about the board centre, then the padding."""
+        pivot = self.half_extent_mm * self.px_per_mm
         cos, sin = math.cos(self.rotation_rad), math.sin(self.rotation_rad)
-        return np.array([[cos, -sin, c[0] - cos * c[0] + sin * c[1]], [sin, cos, c[1] - sin * c[0] - cos * c[1]], [0, 0, 1.0]])
+        rot = np.array([[cos, -sin], [sin, cos]])
+        shift = np.array([pivot + self.pad_px, pivot + self.pad_px]) - rot @ np.array([pivot, pivot])
+        return np.array([[cos, -sin, shift[0]], [sin, cos, shift[1]], [0.0, 0.0, 1.0]])
 
     def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
         m = self.board_to_canvas()
@@ -52,17 +56,22 @@ class Canvas:
         """Canvas direction towards the light that lit the board (unit 2-vector)."""
         return self._turn()[:2, :2] @ np.array(LIGHT_DIR)
 
-    def turned(self, rotation_rad: float) -> Canvas:
-        """The same canvas turned by `rotation_rad` about its centre (resampled once).
+    def turned(self, rotation_rad: float, *, border_bgr: tuple[int, int, int] = (0, 0, 0)) -> Canvas:
+        """This upright canvas turned by `rotation_rad` about the board centre, grown to keep its corners.
 
         Turning the canvas to the camera's rotation makes the per-frame warp read it
-        along rows, which is several times faster than reading it diagonally.
+        along rows, which is several times faster than reading it diagonally. The
+        corners turned in from outside are `border_bgr` (what lies beyond the table).
         """
-        turned = Canvas(self.image, self.px_per_mm, self.half_extent_mm, self.rotation_rad + rotation_rad)
-        step = turned._turn() @ np.linalg.inv(self._turn())
-        h, w = self.image.shape[:2]
-        image = cv2.warpAffine(self.image, step[:2], (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-        return Canvas(image, self.px_per_mm, self.half_extent_mm, turned.rotation_rad)
+        if self.rotation_rad or self.pad_px:
+            raise ValueError("only an upright canvas can be turned")
+        size = self.image.shape[0]
+        grown = size * (abs(math.cos(rotation_rad)) + abs(math.sin(rotation_rad)))
+        pad = int(math.ceil((grown - size) / 2)) + 1
+        turned = Canvas(self.image, self.px_per_mm, self.half_extent_mm, rotation_rad, pad)
+        image = cv2.warpAffine(self.image, turned._turn()[:2], (size + 2 * pad, size + 2 * pad), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(float(c) for c in border_bgr))
+        return Canvas(image, self.px_per_mm, self.half_extent_mm, rotation_rad, pad)
 
 
 def outer_half_size_mm(board: BoardModel) -> float:

@@ -207,7 +207,7 @@ class PieceLayer:
             gy, gx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
             cu0, cv0 = self.canvas.to_px(0, 0)
             towards = 1.0 - np.clip(np.hypot(gx - cu0, gy - cv0) / max(math.hypot(u - cu0, v - cv0), 1e-3), 0, 2)
-            acc_c *= np.clip(1.0 - 0.5 * (towards + 0.5), 0.4, 1.0)[:, :, None]
+            acc_c *= np.clip(1.0 - 0.3 * (towards + 0.5), 0.65, 1.0)[:, :, None]
         out = roi * (1.0 - acc_a[:, :, None]) + acc_c * dim
         if self._pockets and piece.status in ("board", "moving"):
             out = self._cut_by_pockets(out, piece, (x0, y0, x1, y1), acc_a)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -33,28 +35,43 @@ def wood_texture(
     surface into planks of about that width with their own tone and figure.
     """
     h, w = shape
-    # Work at half resolution: the figure is far coarser than a pixel.
+    # Work at half resolution: the figure is far coarser than a pixel. Grain runs along x.
     sh, sw = max(8, h // 2), max(8, w // 2)
     if vertical:
         sh, sw = sw, sh
     s = px_per_mm / 2
-    yy = np.arange(sh, dtype=np.float32)[:, None] / s
-    warp = smooth_noise((sh, sw), cell_px=160 * s, rng=rng) * 30.0 + smooth_noise((sh, sw), cell_px=40 * s, rng=rng) * 5.0
-    ring_mm = rng.uniform(3.5, 7.0)
-    phase = (yy + warp) / ring_mm
-    rings = np.abs(np.sin(np.pi * phase)) ** 4  # narrow dark late-wood lines
-    flame = np.sin(np.pi * phase / 3.0)  # broad light and dark figure
+    y_mm = np.arange(sh, dtype=np.float32)[:, None] / s
+    x_mm = np.arange(sw, dtype=np.float32)[None, :] / s
+    warp = smooth_noise((sh, sw), cell_px=90 * s, rng=rng) * 6.0 + smooth_noise((sh, sw), cell_px=25 * s, rng=rng) * 1.2
     fibre_coarse = rng.normal(0, 1, size=(max(2, int(sh / (0.6 * s)) + 1), max(2, int(sw / (25 * s)) + 1))).astype(np.float32)
     fibres = cv2.resize(fibre_coarse, (sw, sh), interpolation=cv2.INTER_LINEAR)
     blotch = smooth_noise((sh, sw), cell_px=200 * s, rng=rng)
-    tone = 1.0 + grain * (-0.8 * rings + 0.5 * flame + 0.25 * fibres + 0.6 * blotch)
-    if planks_mm > 0:
-        # Planks run along the grain, each with its own tone.
-        y_mm = np.arange(sh, dtype=np.float32) / s
-        edges = np.cumsum(rng.uniform(0.6, 1.4, size=int(sh / s / planks_mm) + 3) * planks_mm)
-        plank = np.searchsorted(edges, y_mm)
-        plank_tone = rng.uniform(-1.0, 1.0, size=plank.max() + 1).astype(np.float32)
-        tone = tone * (1.0 + 0.9 * grain * plank_tone[plank])[:, None]
+    # Planks along the grain; each is flat-sawn from its own log: growth rings are
+    # arcs around a far-off pith, stretched along the grain (cathedral figure).
+    height_mm = sh / s
+    plank_mm = planks_mm if planks_mm > 0 else height_mm + 1
+    edges = [0.0]
+    while edges[-1] < height_mm:
+        edges.append(edges[-1] + plank_mm * (rng.uniform(0.6, 1.4) if planks_mm > 0 else 1.0))
+    tone = np.empty((sh, sw), np.float32)
+    for y0, y1 in zip(edges[:-1], edges[1:]):
+        rows = slice(int(y0 * s), min(sh, int(math.ceil(y1 * s))))
+        if rows.start >= rows.stop:
+            continue
+        pith_x = rng.uniform(-0.3, 1.3) * sw / s
+        pith_y = (y0 + y1) / 2 + rng.choice([-1, 1]) * rng.uniform(40, 400)
+        stretch = rng.uniform(4.0, 12.0)
+        ring_mm = rng.uniform(2.5, 8.0)
+        r = np.sqrt((y_mm[rows] - pith_y) ** 2 + ((x_mm - pith_x) / stretch) ** 2) + warp[rows]
+        phase = r / ring_mm
+        frac = phase - np.floor(phase)
+        # Early wood light, late wood a darker band with a sharp edge.
+        late = np.clip((frac - 0.65) / 0.35, 0, 1) ** 1.5
+        contrast = 0.7 + 0.6 * (smooth_noise((rows.stop - rows.start, sw), cell_px=60 * s, rng=rng) + 1) / 2
+        plank_tone = 1.0 + (0.9 * grain * rng.uniform(-1, 1) if planks_mm > 0 else 0.0)
+        tone[rows] = plank_tone * (1.0 + grain * (-1.1 * late * contrast * 1.4 + 0.2 * fibres[rows] + 0.6 * blotch[rows]))
+        if planks_mm > 0:
+            tone[rows.start] *= 0.93  # the glue line between planks
     tone = tone.astype(np.float32)
     if vertical:
         tone = tone.T
