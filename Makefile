@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup test demo clean chromium
+.PHONY: setup test demo clean chromium samples
 
 setup: $(VENV)/.installed chromium
 
@@ -23,6 +23,20 @@ test: setup
 
 demo: setup
 	$(BIN)/boardreader score examples/carrom_match.jsonl --format sheet
+
+# Regenerates sample_images/simulated/: per game, three stills (easy, medium, hard) and a short clip, each with its truth.
+SAMPLES := sample_images/simulated
+samples: setup
+	rm -rf $(SAMPLES)
+	for game in carrom crokinole couronne; do \
+	  for seed in 1 2 3; do \
+	    difficulty=$$(echo easy medium hard | cut -d' ' -f$$seed); \
+	    $(BIN)/boardreader simulate --game $$game --seed $$seed --still --difficulty $$difficulty \
+	      --resolution 960x540 --out $(SAMPLES)/$$game/still_$$seed >/dev/null || exit 1; \
+	  done; \
+	  $(BIN)/boardreader simulate --game $$game --seed 1 --boards 1 --strokes 3 --difficulty medium \
+	    --resolution 640x360 --out $(SAMPLES)/$$game/video >/dev/null || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build *.egg-info
