@@ -34,9 +34,21 @@ def _image_size(data: bytes, path: Path) -> tuple[int, int]:
         with Image.open(BytesIO(data)) as header:
             return header.size
     except (UnidentifiedImageError, OSError, SyntaxError) as error:
-        raise ImageLoadError(f"{path}: not an image ({error})") from None
+        raise ImageLoadError(f"{path}: not an image file (unrecognised format or corrupt header)") from None
     except Image.DecompressionBombError:
         raise ImageLoadError(f"{path}: image header claims an implausibly large size") from None
+
+
+def image_size(path: str | Path) -> tuple[int, int]:
+    """(width, height) of an image file, read from its header."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ImageLoadError(f"{path}: cannot read ({error.strerror})") from None
+    if not data:
+        raise ImageLoadError(f"{path}: empty file")
+    return _image_size(data, path)
 
 
 def load_image(path: str | Path, *, max_side_px: int | None = None) -> np.ndarray:
