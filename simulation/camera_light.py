@@ -17,14 +17,18 @@ _GAIN_ONE = 128.0  # gain maps are uint8 with 128 meaning x1
 
 @dataclass(frozen=True)
 class Lighting:
-    """A per-pixel, per-channel gain (uint8, 128 = x1) and the defocus blur in px."""
+    """A per-pixel, per-channel gain (uint8, 128 = x1), a glare added on top (uint8 or None:
+    a lamp or window reflected by the varnish) and the defocus blur in px."""
 
     gain: np.ndarray
     blur_sigma_px: float
+    glare: np.ndarray | None = None
 
     def apply(self, image: np.ndarray) -> np.ndarray:
         """The image as lit (a new array)."""
         out = cv2.multiply(image, self.gain, scale=1.0 / _GAIN_ONE)
+        if self.glare is not None:
+            out = cv2.add(out, self.glare)
         if self.blur_sigma_px > 0.25:
             out = cv2.GaussianBlur(out, (0, 0), self.blur_sigma_px)
         return out
@@ -83,7 +87,19 @@ def sample_lighting(
     full = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
     gain_u8 = np.clip(full[:, :, None] * channel[None, None, :] * _GAIN_ONE + 0.5, 0, 255).astype(np.uint8)
     blur = settings.get("blur_sigma_px", 0.0) * rng.uniform(0.5, 1.0)
-    return Lighting(gain=gain_u8, blur_sigma_px=float(blur))
+    glare = None
+    if settings.get("glare", 0) > 0 and rng.random() < 0.7:
+        # A soft elongated reflection near the board, slightly tinted by the light.
+        gx, gy = (cx, cy) if board_centre_px is not None else rng.uniform(-0.4, 0.4, size=2)
+        gx, gy = gx + rng.uniform(-0.5, 0.5), gy + rng.uniform(-0.5, 0.5)
+        ang = rng.uniform(0, math.pi)
+        along = (xs - gx) * aspect * math.cos(ang) + (ys - gy) * math.sin(ang)
+        across = -(xs - gx) * aspect * math.sin(ang) + (ys - gy) * math.cos(ang)
+        blob = np.exp(-(along**2) / (2 * rng.uniform(0.15, 0.4) ** 2) - across**2 / (2 * rng.uniform(0.05, 0.15) ** 2))
+        amount = settings["glare"] * rng.uniform(0.4, 1.0)
+        g = cv2.resize(blob.astype(np.float32) * amount, (w, h), interpolation=cv2.INTER_LINEAR)
+        glare = np.clip(g[:, :, None] * np.array([1.0, 1.0, 0.97], np.float32)[None, None, :], 0, 255).astype(np.uint8)
+    return Lighting(gain=gain_u8, blur_sigma_px=float(blur), glare=glare)
 
 
 def light_changed(lighting: Lighting, *, rng: np.random.Generator, strength: float) -> Lighting:
@@ -92,7 +108,7 @@ def light_changed(lighting: Lighting, *, rng: np.random.Generator, strength: flo
     warm = rng.uniform(-1, 1) * strength * 0.5
     channel = np.array([level * (1 - warm), level, level * (1 + warm)], np.float32)
     gain = np.clip(lighting.gain.astype(np.float32) * channel[None, None, :], 0, 255).astype(np.uint8)
-    return Lighting(gain=gain, blur_sigma_px=lighting.blur_sigma_px)
+    return Lighting(gain=gain, blur_sigma_px=lighting.blur_sigma_px, glare=lighting.glare)
 
 
 class SensorNoise:

@@ -179,3 +179,22 @@ def test_video_rejects_odd_sizes(tmp_path):
     timeline = Timeline(game="carrom", board_model="icf", fps=10.0, frames=(EMPTY,))
     with pytest.raises(ValueError):
         film_video(timeline, board=load_board("carrom"), seed=1, difficulty="clean", resolution=(321, 240), out_path=tmp_path / "v.mp4")
+
+
+def test_camera_bumps_move_the_homography_by_a_few_mm(tmp_path):
+    board = load_board("crokinole", "nca")
+    fps = 1.0
+    timeline = Timeline(game="crokinole", board_model="nca", fps=fps, frames=tuple(SceneFrame(float(t), ()) for t in range(90)))
+    for seed in range(10):
+        info = film_video(timeline, board=board, seed=seed, difficulty="hard", resolution=(64, 48), out_path=tmp_path / f"{seed}.mp4")
+        if info["homography_changes"]:
+            break
+    assert info["homography_changes"], "hard difficulty bumps the camera about 3 times a minute"
+    before = np.array(info["homography"])
+    px_per_mm = np.linalg.norm(_project(before, np.array([[1.0, 0.0]])) - _project(before, np.zeros((1, 2))))
+    for change in info["homography_changes"]:
+        after = np.array(change["homography"])
+        corners = np.array([[300.0, 300.0], [-300.0, 300.0], [0.0, -300.0]])
+        moved_mm = np.linalg.norm(_project(after, corners) - _project(before, corners), axis=1) / px_per_mm
+        assert 0.0 < moved_mm.max() < 30.0, moved_mm
+        before = after
