@@ -30,6 +30,10 @@ class Camera:
         m = self.camera_matrix @ np.column_stack([self.rotation[:, 0], self.rotation[:, 1], self.translation])
         return m / m[2, 2]
 
+    def centre_mm(self) -> np.ndarray:
+        """Where the camera is, in board mm (x, y, height)."""
+        return -self.rotation.T @ self.translation
+
     def dist_array(self) -> np.ndarray:
         return np.array([self.dist_coeffs[0], self.dist_coeffs[1], 0.0, 0.0, 0.0])
 

@@ -13,6 +13,10 @@ image. On "easy" to "hard" the image is also radially distorted (OpenCV k1, k2);
 and the true projection over the board outline. ``cv2.undistortPoints`` /
 ``cv2.projectPoints`` with those convert between the two.
 
+Pieces have thickness: seen from a camera off to one side, a piece's top face is
+shifted away from the camera (by up to a few mm) and its edge shows; truth
+positions are always the centre of the piece's base on the board.
+
 Everything random comes from ``numpy.random.default_rng([seed, stream])``, one
 stream per concern (look, camera, textures, light, noise, pieces, hands, events, floor),
 so the same seed gives the same pixels.
@@ -94,12 +98,14 @@ class Studio:
         centre = camera.project(np.zeros((1, 2)))[0]
         lighting = sample_lighting(resolution, settings=settings, rng=_rng(seed, "light"), board_centre_px=tuple(centre))
         noise = SensorNoise(resolution, sigma=settings["noise_sigma"], rng=_rng(seed, "noise"))
-        pieces = PieceLayer(board, look=chosen, canvas=canvas, rng=_rng(seed, "pieces"), exposure_s=settings["exposure_s"])
+        pieces = PieceLayer(board, look=chosen, canvas=canvas, rng=_rng(seed, "pieces"), exposure_s=settings["exposure_s"],
+                            camera_centre_mm=camera.centre_mm())
         maps = camera.board_to_source_maps(canvas.board_to_canvas())
         return cls(board, chosen, settings, camera, canvas, lighting, noise, pieces, maps, background)
 
     def set_camera(self, camera: Camera) -> None:
         self.camera = camera
+        self.pieces.camera_centre_mm = camera.centre_mm()
         self.maps = camera.board_to_source_maps(self.canvas.board_to_canvas())
 
     def photograph(self, canvas_image: np.ndarray, *, hands: HandLayer | None = None, t_s: float = 0.0) -> np.ndarray:

@@ -18,6 +18,7 @@ from simulation.scene import PieceState
 _SUPERSAMPLE = 3
 _VARIANTS = 3
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 in canvas px
+_THICKNESS_MM = {"carrom": 8.0, "couronne": 8.0}  # crokinole's is in its board model
 
 
 @dataclass(frozen=True)
@@ -108,8 +109,12 @@ class PieceLayer:
     video can restore just those from the static canvas.
     """
 
-    def __init__(self, board: BoardModel, *, look: Look, canvas: Canvas, rng: np.random.Generator, exposure_s: float):
+    def __init__(self, board: BoardModel, *, look: Look, canvas: Canvas, rng: np.random.Generator, exposure_s: float,
+                 camera_centre_mm: np.ndarray | None = None):
         self.board = board
+        # Seen from a camera off to the side, a piece's top face shifts away from it and its edge shows.
+        self.camera_centre_mm = camera_centre_mm
+        self.thickness_mm = board.disc_thickness_mm if isinstance(board, CrokinoleBoard) else _THICKNESS_MM[board.game]
         self.look = look
         self.canvas = canvas
         self.exposure_s = exposure_s
@@ -174,6 +179,7 @@ class PieceLayer:
         lin = self.canvas.board_to_canvas()[:2, :2]
         dx, dy = lin @ np.array([piece.vx_mm_s, piece.vy_mm_s]) * self.exposure_s
         half_path = (abs(dx) + abs(dy)) / 2 if steps > 1 else 0.0
+        half_path += 3.0 * s  # room for the top face shifted by parallax
         n = spr.colour.shape[0]
         m = spr.shadow.shape[0]
         reach = m / 2 + half_path + 2 * s + 2
@@ -187,14 +193,32 @@ class PieceLayer:
         acc_a = np.zeros((size[1], size[0]), np.float32)
         acc_s = np.zeros((size[1], size[0]), np.float32)
         shadow_off = -self.canvas.light_dir() * 1.8 * s
+        centre_n = np.array([(n - 1) / 2, (n - 1) / 2])
+        top_px = np.zeros(2)
+        if self.camera_centre_mm is not None and piece.status != "hole" and piece.lean_mm <= 0:
+            c = self.camera_centre_mm
+            h = self.thickness_mm
+            top_mm = (np.array([piece.x_mm, piece.y_mm]) - c[:2]) * h / max(c[2] - h, 1.0)
+            top_px = lin @ top_mm
+        side_steps = int(min(4 if steps > 1 else 8, math.ceil(np.hypot(*top_px))))
+        side_bgr = np.array(self.look.piece_bgr(piece.kind), np.float32) * 0.55
         for k in range(steps):
             f = 0.0 if steps == 1 else k / (steps - 1) - 0.5
             cu, cv_ = u - x0 + f * dx, v - y0 + f * dy
-            centre_n = np.array([(n - 1) / 2, (n - 1) / 2])
-            t = np.array([cu, cv_]) - linear @ centre_n
+            t = np.array([cu, cv_]) + top_px - linear @ centre_n
             mat = np.hstack([linear, t[:, None]]).astype(np.float32)
-            acc_c += cv2.warpAffine(spr.colour, mat, size, flags=cv2.INTER_LINEAR)
-            acc_a += cv2.warpAffine(spr.alpha, mat, size, flags=cv2.INTER_LINEAR)
+            top_c = cv2.warpAffine(spr.colour, mat, size, flags=cv2.INTER_LINEAR)
+            top_a = cv2.warpAffine(spr.alpha, mat, size, flags=cv2.INTER_LINEAR)
+            if side_steps:
+                side_a = np.zeros_like(top_a)
+                for j in range(side_steps):
+                    tj = np.array([cu, cv_]) + top_px * (j / side_steps) - linear @ centre_n
+                    side_a = np.maximum(side_a, cv2.warpAffine(spr.alpha, np.hstack([linear, tj[:, None]]).astype(np.float32), size, flags=cv2.INTER_LINEAR))
+                side_a *= 1.0 - top_a
+                top_c = top_c + side_a[:, :, None] * side_bgr[None, None, :]
+                top_a = top_a + side_a
+            acc_c += top_c
+            acc_a += top_a
             if shadow_strength:
                 ts = np.array([cu + shadow_off[0], cv_ + shadow_off[1]]) - linear @ np.array([(m - 1) / 2, (m - 1) / 2])
                 acc_s += cv2.warpAffine(spr.shadow, np.hstack([linear, ts[:, None]]).astype(np.float32), size, flags=cv2.INTER_LINEAR)
