@@ -1,11 +1,12 @@
 """Find a crokinole board: its concentric scoring lines, the 20-hole at their centre, the pegs.
 
-Steps, on a working copy of at most ``fine_side_px``:
+Steps:
 
 1. coarse (at ``coarse_side_px``): thin dark lines vote along their normals for
    the common centre; the median polar profile about that centre must show the
    three scoring lines at the board model's radius ratios (15 : 10 : 5 lines);
-2. fine: search each projected line along its normal, fit the homography to the
+2. fine (on the board's region, scaled so its radius is about ``fine_radius_px``):
+   search each projected line along its normal, fit the homography to the
    line points (radial error in board mm, robust), narrow the search, repeat;
 3. rotation: the pegs (bright spots on the 15 line) and the quadrant lines
    (dark, on the diagonals of the outer ring) fix the rotation modulo 90
@@ -27,7 +28,7 @@ import numpy as np
 from calibration.geometry import CrokinoleBoard
 from vision.board_location import BoardLocation, Landmarks
 from vision.circle_fit import refine_on_circles
-from vision.frames import downscale
+from vision.frames import board_view, downscale
 from vision.homography import project
 from vision.line_features import bright_spot_response, line_response, peaks_along_normals, sample, vote_centre
 
@@ -40,35 +41,42 @@ class CrokinoleSettings:
     """Tuning of the crokinole locator (working sizes in pixels, tolerances in board mm)."""
 
     coarse_side_px: int = 640
-    fine_side_px: int = 1600
+    fine_radius_px: float = 550.0
     samples_per_line: int = 180
     min_line_support: float = 0.45
     max_median_residual_mm: float = 1.5
     max_error_mm: float = 2.5
 
 
-def _ring_profile(response: np.ndarray, centre_px: np.ndarray, max_radius_px: int, n_angles: int) -> np.ndarray:
-    """Prominence of thin lines at each radius about a centre: the median over angles.
+def _ring_profile(
+    response: np.ndarray, centre_px: np.ndarray, max_radius_px: int, n_angles: int, step_px: float
+) -> np.ndarray:
+    """Prominence of thin lines at radii ``0, step_px, 2 step_px, ...`` about a centre: the median over angles.
 
     A line wanders a few pixels across angles (centre error, tilt), so each ray is
     widened radially before the median, which ignores discs and gaps covering less
     than half of a line. Rays leaving the image count as empty.
     """
     angles = np.linspace(0, 2 * np.pi, n_angles, endpoint=False)
-    radii = np.arange(max_radius_px, dtype=np.float32)
-    rays = centre_px[None, None, :] + radii[None, :, None] * np.stack([np.cos(angles), np.sin(angles)], 1)[:, None, :]
-    polar = cv2.blur(sample(response, rays.astype(np.float32)), (7, 1))
+    radii = np.arange(0, max_radius_px, step_px, dtype=np.float32)
+    unit = np.stack([np.cos(angles), np.sin(angles)], 1).astype(np.float32)
+    rays = centre_px.astype(np.float32)[None, None, :] + radii[None, :, None] * unit[:, None, :]
+    widen = max(3, int(round(7 / step_px)) | 1)
+    polar = cv2.blur(sample(response, rays), (widen, 1))
     profile = np.median(polar, axis=0)
-    return profile - cv2.blur(profile.reshape(1, -1), (25, 1)).ravel()
+    return profile - cv2.blur(profile.reshape(1, -1), (max(5, int(25 / step_px) | 1), 1)).ravel()
 
 
-def _template_score(prominence: np.ndarray, ratios: np.ndarray, min_radius_px: float) -> tuple[float, float]:
-    """Best innermost radius for lines at ``radius * ratios`` and its score (weakest line's prominence)."""
+def _template_score(prominence: np.ndarray, ratios: np.ndarray, min_radius: float) -> tuple[float, float]:
+    """Best innermost radius (in profile samples) for lines at ``radius * ratios``, and its score.
+
+    The score is the weakest line's prominence: all the lines must be there.
+    """
     top = (len(prominence) - 3) / ratios.max()
-    candidates = np.arange(min_radius_px, top, 0.5)
+    candidates = np.arange(min_radius, top, 0.5)
     if len(candidates) == 0:
         return 0.0, -1.0
-    local_max = np.maximum.reduce([np.roll(prominence, k) for k in (-2, -1, 0, 1, 2)])
+    local_max = np.maximum.reduce([np.roll(prominence, k) for k in (-1, 0, 1)])
     at = np.clip(np.rint(candidates[:, None] * ratios[None, :]).astype(int), 0, len(prominence) - 1)
     scores = local_max[at].min(axis=1)
     best = int(np.argmax(scores))
@@ -87,14 +95,15 @@ def _coarse_centre_scale(
     max_radius = int(0.75 * max(h, w))
     min_radius = 0.025 * min(h, w)
     best = (centre_px, 0.0, -1.0)
-    for half, step, n_angles in ((16, 4, 72), (3, 1, 120)):
+    for half, step, n_angles, radius_step in ((12, 4, 48, 2.0), (2, 1, 96, 1.0)):
         origin = best[0]
         for dy in np.arange(-half, half + 1, step):
             for dx in np.arange(-half, half + 1, step):
                 c = origin + (dx, dy)
-                radius, score = _template_score(_ring_profile(response, c, max_radius, n_angles), ratios, min_radius)
+                profile = _ring_profile(response, c, max_radius, n_angles, radius_step)
+                radius, score = _template_score(profile, ratios, min_radius / radius_step)
                 if score > best[2]:
-                    best = (c, radius, score)
+                    best = (c, radius * radius_step, score)
     return best
 
 
@@ -145,11 +154,6 @@ def _rotation(angle_deg: float) -> np.ndarray:
     return np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
 
 
-def _scaled(homography: np.ndarray, factor: float) -> np.ndarray:
-    """The same board->image map for an image resized by `factor`."""
-    return np.diag([factor, factor, 1.0]) @ homography
-
-
 def locate_crokinole(
     image: np.ndarray, *, board: CrokinoleBoard, settings: CrokinoleSettings = CrokinoleSettings()
 ) -> BoardLocation:
@@ -172,11 +176,8 @@ def locate_crokinole(
     line_values = (15, 10, 5)
     line_radius_mm = np.array([radii[v] for v in line_values])
 
-    work = downscale(image, max_side_px=settings.fine_side_px)
-    work_scale = work.shape[1] / image.shape[1]
-    work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    coarse_gray = downscale(work_gray, max_side_px=settings.coarse_side_px)
-    coarse_scale = coarse_gray.shape[1] / work.shape[1]
+    coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
+    coarse_scale = coarse_gray.shape[1] / image.shape[1]
 
     # 1. coarse centre and scale
     # lines are dark ink on wood, or light paint on painted boards: keep the polarity that fits
@@ -190,9 +191,18 @@ def locate_crokinole(
             (centre, inner_px, strength), polarity = found, candidate
     if strength < 0.006 or inner_px <= 0:
         return not_found("no concentric scoring lines")
-    px_per_mm = inner_px / line_radius_mm[0] / coarse_scale
-    centre_work = centre / coarse_scale
-    homography = np.array([[px_per_mm, 0, centre_work[0]], [0, -px_per_mm, centre_work[1]], [0, 0, 1.0]])
+    image_px_per_mm = inner_px / line_radius_mm[0] / coarse_scale
+    centre_image = centre / coarse_scale
+    # the fine stages work on the board's region, at a scale where its radius is about fine_radius_px
+    view, to_view = board_view(
+        image, centre_px=tuple(centre_image), radius_px=1.15 * board.surface_radius_mm * image_px_per_mm,
+        target_radius_px=settings.fine_radius_px,
+    )
+    work_gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    homography = to_view @ np.array(
+        [[image_px_per_mm, 0, centre_image[0]], [0, -image_px_per_mm, centre_image[1]], [0, 0, 1.0]]
+    )
+    px_per_mm = image_px_per_mm * to_view[0, 0]
 
     # 2. fine: search along normals, refit, narrow
     line_px_width = max(5, int(round(px_per_mm * max(board.line_width_mm, 1.0) * 3)) | 1)
@@ -252,8 +262,8 @@ def locate_crokinole(
     if error_mm > settings.max_error_mm:
         return not_found(f"poor fit (mean error {error_mm:.1f} mm)")
 
-    to_image = 1.0 / work_scale
-    final = _scaled(homography, to_image)
+    to_image = np.linalg.inv(to_view)
+    final = to_image @ homography
     kept = np.flatnonzero(ok)
     step = max(1, len(kept) // 48)
     names = [f"line{all_radius_mm[i]:.0f}mm@{math.degrees(all_angles[i]):.0f}deg" for i in kept[::step]]
@@ -262,7 +272,7 @@ def locate_crokinole(
         np.stack([np.cos(all_angles[kept[::step]]), np.sin(all_angles[kept[::step]])], 1) * all_radius_mm[kept[::step], None],
         pegs_mm[peg_keep],
     ])
-    image_pts = np.concatenate([found_px[kept[::step]], peg_found[peg_keep]]) * to_image
+    image_pts = project(to_image, np.concatenate([found_px[kept[::step]], peg_found[peg_keep]]))
     confidence = float(np.clip(min(support) * math.exp(-error_mm / 1.5), 0.0, 1.0))
     return BoardLocation(
         found=True,

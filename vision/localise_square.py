@@ -1,6 +1,6 @@
 """Find a square board (carrom, couronne): its printed lines and circles, checked by its pockets.
 
-Steps, on a working copy of at most ``fine_side_px``:
+Steps:
 
 1. coarse (at ``coarse_side_px``): the centre from thin-line normals, the board's
    rotation from the dominant line direction (modulo 90 degrees, so the sides
@@ -8,7 +8,7 @@ Steps, on a working copy of at most ``fine_side_px``:
    the scale from the projection profiles, where the parallel printed lines
    (carrom base lines, couronne start lines) must appear at the model's offsets
    on both axes;
-2. fine: search each printed primitive (line or circle) along its normal, fit
+2. fine (on the board's region, scaled to about ``fine_radius_px``): search each printed primitive (line or circle) along its normal, fit
    the homography to all points (distance to primitive in board mm, robust),
    narrow the search, repeat;
 3. check: enough of each side's lines found, small residuals, and the corner
@@ -26,7 +26,7 @@ import numpy as np
 from calibration.geometry import CarromBoard, CouronneBoard
 from vision.board_location import BoardLocation, Landmarks
 from vision.board_primitives import sample_primitives, square_primitives
-from vision.frames import downscale
+from vision.frames import board_view, downscale
 from vision.homography import project
 from vision.line_features import line_response, peaks_along_normals
 from vision.primitive_fit import refine_on_primitives
@@ -37,7 +37,7 @@ class SquareSettings:
     """Tuning of the square-board locator (working sizes in pixels, tolerances in board mm)."""
 
     coarse_side_px: int = 640
-    fine_side_px: int = 1600
+    fine_radius_px: float = 700.0
     spacing_mm: float = 8.0
     min_side_support: float = 0.4
     max_median_residual_mm: float = 1.5
@@ -142,11 +142,8 @@ def locate_square_board(
     prims = square_primitives(board)
     offsets_mm = np.array(sorted({abs(p.a_mm[1]) for p in prims if p.name.startswith("south") and not p.is_circle}))
 
-    work = downscale(image, max_side_px=settings.fine_side_px)
-    work_scale = work.shape[1] / image.shape[1]
-    work_gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    coarse_gray = downscale(work_gray, max_side_px=settings.coarse_side_px)
-    coarse_scale = coarse_gray.shape[1] / work.shape[1]
+    coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
+    coarse_scale = coarse_gray.shape[1] / image.shape[1]
 
     # 1. coarse centre, rotation, scale
     # lines are dark ink on wood, or light paint on painted boards: keep the polarity that fits
@@ -159,11 +156,19 @@ def locate_square_board(
             (px_per_mm, strength, centre), angle, polarity = found, candidate_angle, candidate
     if strength < 0.002 or px_per_mm <= 0:
         return not_found("no square pattern of printed lines")
-    homography = _similarity(centre / coarse_scale, px_per_mm / coarse_scale, angle)
+    image_px_per_mm = px_per_mm / coarse_scale
+    # the fine stages work on the board's region, at a scale where its half-diagonal is about fine_radius_px
+    view, to_view = board_view(
+        image, centre_px=tuple(centre / coarse_scale),
+        radius_px=1.5 * (board.half_side_mm + board.frame_width_mm) * image_px_per_mm,
+        target_radius_px=settings.fine_radius_px,
+    )
+    work_gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    homography = to_view @ _similarity(centre / coarse_scale, image_px_per_mm, angle)
 
     # 2. fine: search each primitive along its normal, refit, narrow
     points_mm, normals_mm, index = sample_primitives(prims, spacing_mm=settings.spacing_mm)
-    px_per_mm_work = px_per_mm / coarse_scale
+    px_per_mm_work = image_px_per_mm * to_view[0, 0]
     thick_mm = max(p.width_mm for p in prims)
     response = line_response(work_gray, width_px=max(7, int(round(3 * thick_mm * px_per_mm_work)) | 1), polarity=polarity)
     gap_mm = board.base_line_gap_mm if isinstance(board, CarromBoard) else 30.0
@@ -214,8 +219,8 @@ def locate_square_board(
     if pockets and float(np.median(pockets)) > settings.max_pocket_brightness:
         return not_found("no dark pockets at the corners of the square")
 
-    to_image = 1.0 / work_scale
-    final = np.diag([to_image, to_image, 1.0]) @ homography
+    to_image = np.linalg.inv(to_view)
+    final = to_image @ homography
     kept = np.flatnonzero(ok)
     names = tuple(prims[index[i]].name for i in kept)
     confidence = float(np.clip(min(side_support) * math.exp(-error_mm / 1.5), 0.0, 1.0))
@@ -226,5 +231,5 @@ def locate_square_board(
         homography=final,
         confidence=confidence,
         error_mm=error_mm,
-        landmarks=Landmarks(names, points_mm[kept] + normals_mm[kept] * residual[:, None] * 0, found_px[kept] * to_image),
+        landmarks=Landmarks(names, points_mm[kept], project(to_image, found_px[kept])),
     )
