@@ -27,28 +27,31 @@ def free_port() -> int:
 
 @dataclass
 class ServiceProcess:
-    """`boardreader serve` on 127.0.0.1:`port` over the SQLite file `db_path`."""
+    """`boardreader serve` on 127.0.0.1:`port` over the SQLite file `db_path` (or any `db_url`)."""
 
-    db_path: Path
     token: str
+    db_path: Path | None = None
+    db_url: str = ""
     port: int = field(default_factory=free_port)
     env: dict[str, str] = field(default_factory=dict)
     process: subprocess.Popen | None = None
+
+    def __post_init__(self) -> None:
+        if not self.db_url:
+            if self.db_path is None:
+                raise ValueError("give db_path (a SQLite file) or db_url")
+            self.db_url = f"sqlite:///{self.db_path}"
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    @property
-    def db_url(self) -> str:
-        return f"sqlite:///{self.db_path}"
-
-    def start(self, *, timeout_s: float = 20.0, preexec_fn=None) -> "ServiceProcess":
+    def start(self, *, timeout_s: float = 20.0) -> "ServiceProcess":
         env = {**os.environ, "BOARDREADER_TOKEN": self.token, **self.env}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "boardreader", "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--db", self.db_url, "--log-level", "warning"],
-            cwd=REPO_ROOT, env=env, preexec_fn=preexec_fn,
+            cwd=REPO_ROOT, env=env,
         )
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:

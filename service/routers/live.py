@@ -9,7 +9,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, WebSocket
+from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
@@ -78,8 +78,8 @@ async def live(websocket: WebSocket, match_id: int, hub: HubDep) -> None:
             if update.seq > sent:
                 await websocket.send_text(update.message)
                 sent = update.seq
-    except Exception:
-        return
+    except (WebSocketDisconnect, RuntimeError):
+        return  # the client went away between two updates
     finally:
         closed.cancel()
         subscription.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import httpx
@@ -167,3 +168,17 @@ def test_pages_are_served_for_known_matches(client, match_id):
     assert client.get(f"/referee/{match_id}").status_code == 200
     assert client.get("/overlay/999999").status_code == 404
     assert client.get(f"/overlay/{match_id}?delay=-1").status_code == 422
+
+
+def test_concurrent_writers_each_get_their_own_sequence_number(server, client, script, match_id):
+    async def burst() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=server.url, headers=client.headers, timeout=20) as http:
+            return await asyncio.gather(*(
+                http.post(f"/api/matches/{match_id}/events", json={**script.quiet, "id": f"c{k}"}) for k in range(20)))
+
+    responses = asyncio.run(burst())
+    assert [r.status_code for r in responses] == [201] * 20
+    seqs = sorted(r.json()["events"][0]["seq"] for r in responses)
+    assert seqs == list(range(1, 21))
+    stored_ids = {row["event"]["id"] for row in client.get(f"/api/matches/{match_id}/events").json()}
+    assert stored_ids == {f"c{k}" for k in range(20)}
