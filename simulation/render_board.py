@@ -261,6 +261,8 @@ def _draw_square_board(p: _Painter, board: CarromBoard | CouronneBoard, look: Lo
     _paste(p.image, surface, surface_mask)
     if isinstance(board, CarromBoard):
         _draw_carrom_markings(p, board, look)
+        _draw_carrom_lettering(p, board, look, rng)
+        _dust_with_powder(p, surface_mask, rng)
     else:
         _draw_couronne_markings(p, board, look)
     # The frame stands above the surface: a soft shadow along the cushions.
@@ -339,6 +341,34 @@ def _draw_carrom_markings(p: _Painter, board: CarromBoard, look: Look) -> None:
         p.polygon([tip, right, (0, 0)], tuple(int(c * 0.75) for c in (accent if k % 2 == 0 else line)))
     p.circle(0, 0, r_in, accent)
     p.circle(0, 0, r_in, line, width_mm=0.8)
+
+
+_BRANDS = ("Surco", "Carrom", "Precise", "Champion", "Syndicate", "Jaspo")
+
+
+def _draw_carrom_lettering(p: _Painter, board: CarromBoard, look: Look, rng) -> None:
+    """A maker's name between a base line and the cushion, as printed on real boards."""
+    if rng.random() < 0.25:
+        return
+    h = board.half_side_mm
+    y = h - board.base_line_inset_mm / 2
+    side = int(rng.integers(4))
+    x_mm, y_mm = [(0, y), (0, -y), (y, 0), (-y, 0)][side]
+    p.text(str(rng.choice(_BRANDS)), x_mm, y_mm, float(rng.uniform(10, 16)), look.bgr("accent_rgb"))
+
+
+def _dust_with_powder(p: _Painter, surface_mask: np.ndarray, rng) -> None:
+    """Carrom powder: faint whitish smudges where the coins slide most, and a few specks."""
+    box = _bbox(surface_mask)
+    if box is None:
+        return
+    h, w = surface_mask[box].shape
+    smudge = smooth_noise((h, w), cell_px=90 * p.s, rng=rng)
+    amount = np.clip(smudge - 0.2, 0, None) * rng.uniform(0.05, 0.18)
+    specks = (rng.random((h, w)) < 0.0015).astype(np.float32) * 0.5
+    a = (amount + specks) * (surface_mask[box] > 0)
+    region = p.image[box].astype(np.float32)
+    p.image[box] = (region + (250.0 - region) * a[:, :, None]).astype(np.uint8)
 
 
 def _draw_couronne_markings(p: _Painter, board: CouronneBoard, look: Look) -> None:
