@@ -77,7 +77,7 @@ def couronne_table(board: CouronneBoard, *, rng: np.random.Generator) -> Table:
         walls=_square_walls(board.half_side_mm),
         wall_elasticity=0.7,
         pockets=tuple((x, y, board.pocket_diameter_mm / 2) for x, y in board.pocket_centres_mm()),
-        jump_speed_mm_s=1800.0,
-        jump_probability=0.15,
+        jump_speed_mm_s=600.0,
+        jump_probability=0.08,
     )
     return Table(spec, rng=rng)
