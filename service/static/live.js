@@ -74,8 +74,9 @@ const boardreader = (() => {
         return "Stroke";
       case "board": return `Board to ${event.winner} (${event.opponent_coins_left} coins left, queen ${event.queen})`;
       case "round": {
-        const discs = event.discs || {};
-        return "Round: " + Object.keys(discs).map((side) => `${side} ${discs[side].reduce((a, b) => a + b, 0)}`).join(" – ");
+        const discs = event.discs || {}, twenties = event.twenties || {};
+        const raw = (side) => discs[side].reduce((a, b) => a + b, 0) + 20 * (twenties[side] || 0);
+        return "Round: " + Object.keys(discs).map((side) => `${side} ${raw(side)}`).join(" – ");
       }
       case "correct": return `Correction of ${event.target}: ${describeEvent(event.event)}`;
       case "void": return `Undo: ${event.target} removed`;

@@ -171,7 +171,7 @@ let formsFor = null;
 function buildForms(state) {
   if (formsFor === state.game) return;
   formsFor = state.game;
-  const [a, b] = boardreader.sidesOf(state);
+  const [a, b] = boardreader.sidesOf(state).map(escapeHtml);
   const sides = `<option>${a}</option><option>${b}</option>`;
   const forms = {
     carrom: `
@@ -212,6 +212,12 @@ function buildForms(state) {
   box.querySelectorAll("button[data-send]").forEach((b) => { b.onclick = () => send(b.dataset.send, b.closest(".form")); });
   const types = (window.eventTypes || {})[state.game];
   if (types) document.getElementById("event-types").textContent = `types: ${types.join(", ")}, correct, void`;
+}
+
+function escapeHtml(text) {
+  const span = document.createElement("span");
+  span.textContent = String(text);
+  return span.innerHTML;
 }
 
 function value(form, name) { return form.querySelector(`[name="${name}"]`); }
