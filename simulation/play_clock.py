@@ -22,6 +22,7 @@ HAND_LEAVE_S = 0.45
 SETTLE_S = 0.6
 
 _CAPTURE_EVENT = {"pocket": "pocketed", "hole": "sunk_20", "ditch": "off_board", "off": "off_board"}
+_CAPTURE_REASON = {"ditch": "left_surface", "off": "jumped"}
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,8 @@ class Recorder:
             }
             if capture.status == "pocket":
                 event["pocket"] = capture.pocket
+            elif capture.status in _CAPTURE_REASON:
+                event["reason"] = _CAPTURE_REASON[capture.status]
             self.events.append(event)
         self.events.sort(key=lambda e: e["t"])
         self.shots.append(

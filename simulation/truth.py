@@ -16,6 +16,8 @@ from calibration.geometry import BoardModel, CrokinoleBoard
 from scoring import replay
 from simulation.scene import PieceState, SceneFrame, Timeline
 
+#: The event types vision observes (design.md); other timeline events (board and round ends) are markers.
+OBSERVED_EVENT_TYPES = ("pocketed", "sunk_20", "off_board", "placed", "shot")
 #: Where a piece can be; every piece of a timeline is in exactly one of these at every frame.
 STATUSES = ("board", "moving", "pocket", "hole", "ditch", "off")
 KINDS = {
@@ -89,6 +91,16 @@ def round_score(pieces: list[dict[str, Any]]) -> dict[str, int]:
     return {kind: sum(p["zone"] for p in pieces if p["kind"] == kind) for kind in KINDS["crokinole"]}
 
 
+def observed_events(timeline: Timeline) -> list[dict[str, Any]]:
+    """The events an observer could see, of the types `analyze` reports."""
+    return [e for e in timeline.events if e["type"] in OBSERVED_EVENT_TYPES]
+
+
+def markers(timeline: Timeline) -> list[dict[str, Any]]:
+    """Board and round boundaries: the rest of the timeline's events."""
+    return [e for e in timeline.events if e["type"] not in OBSERVED_EVENT_TYPES]
+
+
 def _matrix(homography) -> list[list[float]]:
     return [[float(f"{v:.9g}") for v in row] for row in homography]
 
@@ -101,7 +113,8 @@ def video_truth(timeline: Timeline, *, seed: int, film: dict[str, Any] | None) -
         "seed": seed,
         "fps": timeline.fps,
         "duration_s": timeline.frames[-1].t_s if timeline.frames else 0.0,
-        "events": list(timeline.events),
+        "events": observed_events(timeline),
+        "markers": markers(timeline),
         "event_log": list(timeline.event_log),
         "score": timeline.score,
         "shots": [
@@ -129,7 +142,8 @@ def still_truth(timeline: Timeline, board: BoardModel, *, seed: int, homography=
         "game": timeline.game,
         "board_model": timeline.board_model,
         "seed": seed,
-        "events": list(timeline.events),
+        "events": observed_events(timeline),
+        "markers": markers(timeline),
         "event_log": list(timeline.event_log),
         "score": timeline.score,
         "pieces": pieces,

@@ -184,3 +184,21 @@ def test_stills_make_the_hard_cases_without_overlapping_pieces():
                     (disc,) = [p for p in pieces if p.piece_id == case["pieces"][0]]
                     assert abs(board.line_clearance_mm(disc.x_mm, disc.y_mm, disc.radius_mm)) < 0.81
     assert {"cluster", "pocket_mouth", "line_touch", "lean"} <= set(seen)
+
+
+def test_a_whole_carrom_board_ends_when_the_winner_has_pocketed_all_nine():
+    timeline = play_carrom(load_board("carrom"), seed=2, fps=0, boards=1)
+    (board,) = timeline.score["games"][0]["boards"]
+    document = truth.video_truth(timeline, seed=2, film=None)
+    assert {e["type"] for e in document["events"]} <= set(truth.OBSERVED_EVENT_TYPES)
+    assert [m["type"] for m in document["markers"]] == ["board_start", "board_end"]
+    winner_colour = "white" if board["winner"] == board["breaker"] else "black"
+    loser_colour = "black" if winner_colour == "white" else "white"
+    net = Counter()
+    for event in document["events"]:
+        if event["type"] in ("pocketed", "placed"):
+            net[event["piece"]] += 1 if event["type"] == "pocketed" else -1
+    assert net[winner_colour] == 9
+    # ICF 52-53: the loser's coins still on the board, plus 3 for a queen the winner covered.
+    assert board["rule"] == "52"
+    assert board["points"] == 9 - net[loser_colour] + (3 if board["queen"] == "winner" else 0)
