@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from collections.abc import Iterator
@@ -143,4 +144,26 @@ def test_console_confirms_a_flagged_event_with_one_click(browser, page_server, h
     undone = http.get(f"/api/matches/{match_id}").json()
     assert undone["last_event"]["event"]["type"] == "void"
     page.wait_for_function("document.getElementById('audit').textContent.includes('event.void')", timeout=3000)
+    page.close()
+
+
+def test_console_sends_operator_events_and_shows_rejections(browser, page_server, http, token, script):
+    match_id = new_match(http, script)
+    page = browser.new_page()
+    page.goto(f"{page_server.url}/referee/{match_id}")
+    page.fill("#token", token)
+    page.dispatch_event("#token", "change")
+    wait_for_seq(page, 0, timeout_s=5)
+    page.click("text=Any event (JSON)")
+    page.fill("#raw-event", json.dumps(script.scoring))
+    page.click("#send-raw")
+    wait_for_seq(page, 1, timeout_s=3)
+    assert http.get(f"/api/matches/{match_id}/events").json()[0]["event"]["type"] == script.scoring["type"]
+    assert page.inner_text("#score-0") == str(displayed_score(http.get(f"/api/matches/{match_id}").json(),
+                                                              script.match["sides"][0]))
+    page.fill("#raw-event", json.dumps({"type": "no_such_event"}))
+    page.click("#send-raw")
+    page.wait_for_function("document.getElementById('message').className === 'error'", timeout=3000)
+    assert "422" in page.inner_text("#message") and "no_such_event" in page.inner_text("#message")
+    assert http.get(f"/api/matches/{match_id}").json()["seq"] == 1
     page.close()
