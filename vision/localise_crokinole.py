@@ -48,14 +48,18 @@ class CrokinoleSettings:
     max_error_mm: float = 2.5
 
 
-def _ring_profile(
-    response: np.ndarray, centre_px: np.ndarray, max_radius_px: int, n_angles: int, step_px: float
+def _sector_profiles(
+    response: np.ndarray, centre_px: np.ndarray, max_radius_px: int, n_angles: int, step_px: float, n_sectors: int
 ) -> np.ndarray:
-    """Prominence of thin lines at radii ``0, step_px, 2 step_px, ...`` about a centre: the median over angles.
+    """Prominence of thin lines at radii ``0, step_px, ...`` about a centre, one profile per angular sector.
 
-    A line wanders a few pixels across angles (centre error, tilt), so each ray is
-    widened radially before the median, which ignores discs and gaps covering less
-    than half of a line. Rays leaving the image count as empty.
+    Within a sector the median over its rays ignores discs and gaps; each ray is
+    widened radially first, as a line wanders a few pixels (centre error). Under
+    tilt the circles are ellipses, so each sector keeps its own radii.
+
+    Returns
+    -------
+    (n_sectors, n_radii) float32 ndarray
     """
     angles = np.linspace(0, 2 * np.pi, n_angles, endpoint=False)
     radii = np.arange(0, max_radius_px, step_px, dtype=np.float32)
@@ -63,48 +67,75 @@ def _ring_profile(
     rays = centre_px.astype(np.float32)[None, None, :] + radii[None, :, None] * unit[:, None, :]
     widen = max(3, int(round(7 / step_px)) | 1)
     polar = cv2.blur(sample(response, rays), (widen, 1))
-    profile = np.median(polar, axis=0)
-    return profile - cv2.blur(profile.reshape(1, -1), (max(5, int(25 / step_px) | 1), 1)).ravel()
+    profiles = np.median(polar.reshape(n_sectors, n_angles // n_sectors, -1), axis=1)
+    baseline = cv2.blur(profiles, (max(5, int(25 / step_px) | 1), 1))
+    return profiles - baseline
 
 
-def _template_score(prominence: np.ndarray, ratios: np.ndarray, min_radius: float) -> tuple[float, float]:
-    """Best innermost radius (in profile samples) for lines at ``radius * ratios``, and its score.
+def _template_fit(profiles: np.ndarray, ratios: np.ndarray, min_radius: float) -> tuple[np.ndarray, float]:
+    """Innermost line radius per sector (in profile samples) for lines at ``radius * ratios``, and the score.
 
-    The score is the weakest line's prominence: all the lines must be there.
+    Each sector scores its weakest line (all lines must show); sectors whose radius
+    strays from the median by over 25% are taken as misses. The score is the
+    median over sectors, so a disc-covered or shadowed sector does not decide.
     """
-    top = (len(prominence) - 3) / ratios.max()
-    candidates = np.arange(min_radius, top, 0.5)
+    length = profiles.shape[1]
+    candidates = np.arange(min_radius, (length - 3) / ratios.max(), 0.5)
     if len(candidates) == 0:
-        return 0.0, -1.0
-    local_max = np.maximum.reduce([np.roll(prominence, k) for k in (-1, 0, 1)])
-    at = np.clip(np.rint(candidates[:, None] * ratios[None, :]).astype(int), 0, len(prominence) - 1)
-    scores = local_max[at].min(axis=1)
-    best = int(np.argmax(scores))
-    return float(candidates[best]), float(scores[best])
+        return np.zeros(len(profiles)), -1.0
+    local_max = np.maximum.reduce([np.roll(profiles, k, axis=1) for k in (-1, 0, 1)])
+    at = np.clip(np.rint(candidates[:, None] * ratios[None, :]).astype(int), 0, length - 1)
+    scores = local_max[:, at].min(axis=2)  # (sectors, candidates)
+    best = scores.argmax(axis=1)
+    radius = candidates[best]
+    score = scores[np.arange(len(profiles)), best]
+    stray = np.abs(radius - np.median(radius)) > 0.25 * np.median(radius)
+    score = np.where(stray, 0.0, score)
+    return radius, float(np.median(score))
 
 
-def _coarse_centre_scale(
-    response: np.ndarray, centre_px: np.ndarray, ratios: np.ndarray
-) -> tuple[np.ndarray, float, float]:
-    """Centre, innermost line radius (px) and strength that best show lines at the model's radius ratios.
+def _coarse_ellipse(
+    response: np.ndarray, centre_px: np.ndarray, ratios: np.ndarray, n_sectors: int = 12
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Centre, innermost-line radius per sector (px) and strength best showing the lines at the model's ratios.
 
     The voted centre is only good to several pixels; a small grid search around it,
-    coarse then fine, maximises the weakest line's prominence.
+    coarse then fine, maximises the strength.
     """
     h, w = response.shape
     max_radius = int(0.75 * max(h, w))
     min_radius = 0.025 * min(h, w)
-    best = (centre_px, 0.0, -1.0)
-    for half, step, n_angles, radius_step in ((12, 4, 48, 2.0), (2, 1, 96, 1.0)):
+    best = (centre_px, np.zeros(n_sectors), -1.0)
+    for half, step, n_angles, radius_step in ((12, 4, 72, 2.0), (2, 1, 144, 1.0)):
         origin = best[0]
         for dy in np.arange(-half, half + 1, step):
             for dx in np.arange(-half, half + 1, step):
                 c = origin + (dx, dy)
-                profile = _ring_profile(response, c, max_radius, n_angles, radius_step)
-                radius, score = _template_score(profile, ratios, min_radius / radius_step)
+                profiles = _sector_profiles(response, c, max_radius, n_angles, radius_step, n_sectors)
+                radius, score = _template_fit(profiles, ratios, min_radius / radius_step)
                 if score > best[2]:
                     best = (c, radius * radius_step, score)
     return best
+
+
+def _initial_homography(centre_px: np.ndarray, sector_radius_px: np.ndarray, inner_radius_mm: float) -> np.ndarray | None:
+    """Affine board -> image map taking the innermost line onto the ellipse through the sector radii."""
+    n = len(sector_radius_px)
+    theta = (np.arange(n) + 0.5) * 2 * np.pi / n
+    good = sector_radius_px > 0
+    median = np.median(sector_radius_px[good]) if good.any() else 0
+    good &= np.abs(sector_radius_px - median) <= 0.25 * median
+    if good.sum() < 5:
+        return None
+    pts = centre_px + sector_radius_px[good, None] * np.stack([np.cos(theta[good]), np.sin(theta[good])], 1)
+    (cx, cy), (width, height), angle_deg = cv2.fitEllipse(pts.astype(np.float32))
+    if not (np.isfinite(width) and np.isfinite(height)) or min(width, height) <= 0 or max(width, height) / min(width, height) > 3:
+        return None
+    a = math.radians(angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    m = rot @ np.diag([width / 2 / inner_radius_mm, height / 2 / inner_radius_mm]) @ rot.T
+    # board y points away from the south seat, image y down: flip y
+    return np.array([[m[0, 0], -m[0, 1], cx], [m[1, 0], -m[1, 1], cy], [0, 0, 1.0]])
 
 
 def _circle_normals(homography: np.ndarray, radius_mm: np.ndarray, angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -149,6 +180,18 @@ def _rotation_phase(
     return (phase + 45.0) % 90.0 - 45.0, contrast
 
 
+def _closest_to_image_axes(homography: np.ndarray) -> np.ndarray:
+    """Of the board's four quarter turns, the one whose x axis runs closest to the image's x axis."""
+    best, best_angle = homography, math.inf
+    for k in range(4):
+        turned = homography @ _rotation(90.0 * k)
+        centre, east = project(turned, np.array([[0.0, 0.0], [100.0, 0.0]]))
+        angle = abs(math.atan2(east[1] - centre[1], east[0] - centre[0]))
+        if angle < best_angle - 1e-9:
+            best, best_angle = turned, angle
+    return best
+
+
 def _rotation(angle_deg: float) -> np.ndarray:
     a = math.radians(angle_deg)
     return np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
@@ -186,22 +229,22 @@ def locate_crokinole(
     for candidate in ("dark", "bright"):
         coarse_response = line_response(coarse_gray, width_px=5, polarity=candidate)
         voted = vote_centre(coarse_response, coarse_gray, min_radius_px=0.04 * side, max_radius_px=0.6 * max(coarse_gray.shape))
-        found = _coarse_centre_scale(coarse_response, voted, line_radius_mm / line_radius_mm[0])
+        found = _coarse_ellipse(coarse_response, voted, line_radius_mm / line_radius_mm[0])
         if found[2] > strength:
-            (centre, inner_px, strength), polarity = found, candidate
-    if strength < 0.006 or inner_px <= 0:
+            (centre, sector_radius_px, strength), polarity = found, candidate
+    initial = _initial_homography(centre, sector_radius_px, line_radius_mm[0]) if strength >= 0.006 else None
+    if initial is None:
         return not_found("no concentric scoring lines")
-    image_px_per_mm = inner_px / line_radius_mm[0] / coarse_scale
-    centre_image = centre / coarse_scale
+    initial = np.diag([1 / coarse_scale, 1 / coarse_scale, 1.0]) @ initial
+    image_px_per_mm = float(np.sqrt(abs(np.linalg.det(initial[:2, :2]))))
+    centre_image = initial[:2, 2]
     # the fine stages work on the board's region, at a scale where its radius is about fine_radius_px
     view, to_view = board_view(
         image, centre_px=tuple(centre_image), radius_px=1.15 * board.surface_radius_mm * image_px_per_mm,
         target_radius_px=settings.fine_radius_px,
     )
     work_gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    homography = to_view @ np.array(
-        [[image_px_per_mm, 0, centre_image[0]], [0, -image_px_per_mm, centre_image[1]], [0, 0, 1.0]]
-    )
+    homography = to_view @ initial
     px_per_mm = image_px_per_mm * to_view[0, 0]
 
     # 2. fine: search along normals, refit, narrow
@@ -239,7 +282,7 @@ def locate_crokinole(
     # 3. rotation from pegs and quadrant lines
     local_px_per_mm = float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))
     phase_deg, _ = _rotation_phase(homography, work_gray, board, local_px_per_mm, polarity)
-    homography = homography @ _rotation(phase_deg)
+    homography = _closest_to_image_axes(homography @ _rotation(phase_deg))
 
     # 4. pegs as point landmarks
     pegs_mm = np.array(board.peg_centres_mm())

@@ -1,0 +1,80 @@
+"""Image loading at the boundary: readable images load, everything else is a clear ValueError."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.frames import ImageLoadError, board_view, decode_image, load_image, validate_image
+
+
+def _jpeg_bytes(width: int = 320, height: int = 240) -> bytes:
+    rng = np.random.default_rng(0)
+    image = cv2.GaussianBlur(rng.integers(0, 255, (height, width, 3), dtype=np.uint8), (0, 0), 3)
+    ok, data = cv2.imencode(".jpg", image)
+    assert ok
+    return data.tobytes()
+
+
+def test_reads_a_jpeg_as_bgr(tmp_path):
+    path = tmp_path / "frame.jpg"
+    path.write_bytes(_jpeg_bytes())
+    image = load_image(path)
+    assert image.shape == (240, 320, 3) and image.dtype == np.uint8
+
+
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("empty.jpg", b"", "empty"),
+        ("text.jpg", b"this is not an image at all\n" * 10, "not an image"),
+        ("truncated.jpg", _jpeg_bytes()[:3000], "truncated"),
+        ("corrupt.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 200, "not an image"),
+    ],
+)
+def test_bad_files_give_a_clear_error(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(ImageLoadError, match=message):
+        load_image(path)
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(ImageLoadError, match="no such file"):
+        load_image(tmp_path / "absent.jpg")
+    with pytest.raises(ImageLoadError, match="directory"):
+        load_image(tmp_path)
+
+
+def test_large_jpeg_is_decoded_reduced_to_the_bound():
+    data = _jpeg_bytes(4000, 3000)
+    image = decode_image(data, max_side_px=900)
+    assert max(image.shape[:2]) == 900
+    assert image.shape[1] / image.shape[0] == pytest.approx(4 / 3, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    "array, message",
+    [
+        (np.zeros((0, 0, 3), np.uint8), "non-empty"),
+        (np.zeros((100, 100, 3), np.float32), "uint8"),
+        (np.zeros((8, 8, 3), np.uint8), "too small"),
+        ([[1, 2], [3, 4]], "numpy array"),
+    ],
+)
+def test_in_memory_frames_are_validated(array, message):
+    with pytest.raises(ValueError, match=message):
+        validate_image(array)
+
+
+def test_grey_frames_become_bgr():
+    assert validate_image(np.zeros((50, 60), np.uint8)).shape == (50, 60, 3)
+
+
+def test_board_view_maps_image_pixels_into_the_view():
+    image = np.zeros((1000, 2000, 3), np.uint8)
+    view, to_view = board_view(image, centre_px=(1500.0, 400.0), radius_px=300.0, target_radius_px=150.0)
+    assert view.shape[:2] == (300, 300)
+    corner = to_view @ np.array([1200.0, 100.0, 1.0])
+    assert corner[:2] == pytest.approx([0.0, 0.0], abs=1e-6)
