@@ -42,8 +42,9 @@ class LiveHub:
         if not subscribers:
             del self._queues[match_id]
 
-    def subscriber_count(self, match_id: int) -> int:
-        return len(self._queues.get(match_id, ()))
+    def subscriber_count(self) -> int:
+        """Live clients connected now, all matches together."""
+        return sum(len(queues) for queues in self._queues.values())
 
     def publish(self, match_id: int, update: Update) -> None:
         """Hand `update` to every subscriber, replacing one they have not read yet."""

@@ -1,14 +1,14 @@
-"""Liveness: the process answers and its database can be read."""
+"""Liveness: the process answers and its database can be read; how many live clients are connected."""
 
 from fastapi import APIRouter
 from sqlalchemy import text
 
-from service.deps import DbDep
+from service.deps import DbDep, HubDep
 
 router = APIRouter(tags=["health"])
 
 
 @router.get("/healthz")
-def healthz(db: DbDep) -> dict[str, str]:
+def healthz(db: DbDep, hub: HubDep) -> dict[str, str | int]:
     db.execute(text("SELECT 1"))
-    return {"status": "ok"}
+    return {"status": "ok", "live_clients": hub.subscriber_count()}

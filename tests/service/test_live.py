@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import httpx
 import pytest
@@ -108,3 +109,12 @@ def test_a_hundred_clients_all_get_every_final_state(server, client, script, mat
     seen = asyncio.run(scenario())
     assert all(history[-1] == EVENTS for history in seen)
     assert all(history == sorted(set(history)) for history in seen), "a client saw a state twice or out of order"
+    assert_all_clients_released(client)
+
+
+def assert_all_clients_released(client, timeout_s: float = 5.0) -> None:
+    """Closed clients leave the hub (no subscription leaks)."""
+    deadline = time.monotonic() + timeout_s
+    while client.get("/healthz").json()["live_clients"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert client.get("/healthz").json()["live_clients"] == 0
