@@ -111,6 +111,13 @@ def light_changed(lighting: Lighting, *, rng: np.random.Generator, strength: flo
     return Lighting(gain=gain, blur_sigma_px=lighting.blur_sigma_px, glare=lighting.glare)
 
 
+def blend_lighting(a: Lighting, b: Lighting, *, weight: float) -> Lighting:
+    """Lighting part way (`weight` 0 to 1) from `a` to `b`: a lamp warming up, the camera's exposure catching up."""
+    gain = cv2.addWeighted(a.gain, 1.0 - weight, b.gain, weight, 0.0)
+    glare = b.glare if a.glare is None or b.glare is None else cv2.addWeighted(a.glare, 1.0 - weight, b.glare, weight, 0.0)
+    return Lighting(gain=gain, blur_sigma_px=b.blur_sigma_px, glare=glare)
+
+
 class SensorNoise:
     """Gaussian sensor noise drawn once into a small bank and reused at random offsets (fast per frame)."""
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from calibration.geometry import BoardModel, CrokinoleBoard
 from simulation.camera import Camera, sample_camera
-from simulation.camera_light import Lighting, SensorNoise, jpeg_roundtrip, light_changed, sample_lighting
+from simulation.camera_light import Lighting, SensorNoise, blend_lighting, jpeg_roundtrip, light_changed, sample_lighting
 from simulation.hands import HandLayer
 from simulation.looks import Look, choose_look, difficulty_settings
 from simulation.render_board import Canvas, outer_half_size_mm, render_board
@@ -42,6 +42,7 @@ from simulation.scene import SceneFrame, Timeline
 from simulation.video import H264Writer
 
 _STREAMS = {"look": 1, "camera": 2, "texture": 3, "light": 4, "noise": 5, "pieces": 6, "hands": 7, "events": 8, "floor": 9}
+_LIGHT_FADE_S = 0.4
 _SUPERSAMPLING = 1.7  # canvas px per image px, at the most magnified part of the board
 
 
@@ -234,6 +235,7 @@ def film_video(timeline: Timeline, *, board: BoardModel, seed: int, difficulty: 
     }
     work = studio.canvas.image.copy()
     dirty: list[tuple[int, int, int, int]] = []
+    fade: tuple[Lighting, Lighting, float] | None = None
     with H264Writer(out_path, resolution=studio.camera.resolution, fps=timeline.fps, crf=settings["crf"]) as writer:
         for frame in timeline.frames:
             t = frame.t_s - t0
@@ -244,8 +246,15 @@ def film_video(timeline: Timeline, *, board: BoardModel, seed: int, difficulty: 
                 info["homography_changes"].append({"t": round(frame.t_s, 4), "homography": studio.camera.homography().tolist()})
             while lights and t >= lights[0]:
                 lights.pop(0)
-                studio.lighting = light_changed(studio.lighting, rng=events_rng, strength=0.25)
+                settled = fade[1] if fade else studio.lighting
+                fade = (studio.lighting, light_changed(settled, rng=events_rng, strength=0.25), t)
                 info["light_changes"].append(round(frame.t_s, 4))
+            if fade:
+                # The change takes a moment: the lamp, then the camera's auto-exposure.
+                weight = min(1.0, (t - fade[2]) / _LIGHT_FADE_S)
+                studio.lighting = blend_lighting(fade[0], fade[1], weight=weight) if weight < 1.0 else fade[1]
+                if weight >= 1.0:
+                    fade = None
             for x0, y0, x1, y1 in dirty:
                 work[y0:y1, x0:x1] = studio.canvas.image[y0:y1, x0:x1]
             dirty = studio.pieces.draw(work, frame.pieces)

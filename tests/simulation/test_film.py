@@ -187,9 +187,10 @@ def test_camera_bumps_move_the_homography_by_a_few_mm(tmp_path):
     timeline = Timeline(game="crokinole", board_model="nca", fps=fps, frames=tuple(SceneFrame(float(t), ()) for t in range(90)))
     for seed in range(10):
         info = film_video(timeline, board=board, seed=seed, difficulty="hard", resolution=(64, 48), out_path=tmp_path / f"{seed}.mp4")
-        if info["homography_changes"]:
+        if info["homography_changes"] and info["light_changes"]:
             break
     assert info["homography_changes"], "hard difficulty bumps the camera about 3 times a minute"
+    assert all(0 < t < 90 for t in info["light_changes"]) and info["light_changes"] == sorted(info["light_changes"])
     before = np.array(info["homography"])
     px_per_mm = np.linalg.norm(_project(before, np.array([[1.0, 0.0]])) - _project(before, np.zeros((1, 2))))
     for change in info["homography_changes"]:
