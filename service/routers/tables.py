@@ -6,7 +6,7 @@ table's vision worker; the worker itself comes with the vision pipeline.
 
 import io
 
-from fastapi import APIRouter, Request, status
+from fastapi import APIRouter, Request, Response, status
 from PIL import Image, UnidentifiedImageError
 from sqlalchemy import delete, func, select
 from starlette.concurrency import run_in_threadpool
@@ -93,6 +93,20 @@ async def upload_frame(
     width_px, height_px = jpeg_size_px(data)
     return await run_in_threadpool(_queue_frame, db, request.app.state.frame_rate, table_id,
                                    data, width_px, height_px, settings.frame_queue_length)
+
+
+@router.get(
+    "/tables/{table_id}/frames/latest",
+    response_class=Response,
+    responses={200: {"content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}}},
+)
+def latest_frame(table_id: TableId, db: DbDep) -> Response:
+    """The newest queued frame of a table, as uploaded."""
+    _get(db, table_id)
+    frame = db.scalar(select(Frame).where(Frame.table_id == table_id).order_by(Frame.id.desc()).limit(1))
+    if frame is None:
+        raise NotFound(f"table {table_id} has no frames")
+    return Response(frame.jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 def _queue_frame(db, frame_rate, table_id: int, data: bytes, width_px: int, height_px: int,

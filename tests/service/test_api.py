@@ -135,11 +135,14 @@ def test_frames_are_validated_and_queued(client):
     table = client.post("/api/tables", json={"name": "table 1", "game": "carrom", "source": None})
     assert table.status_code == 201
     table_id = table.json()["id"]
+    assert client.get(f"/api/tables/{table_id}/frames/latest").status_code == 404
     url = f"/api/tables/{table_id}/frames"
     queued = client.post(url, content=jpeg_bytes(), headers={"Content-Type": "image/jpeg"})
     assert queued.status_code == 202
     assert (queued.json()["width_px"], queued.json()["height_px"]) == (64, 48)
     assert client.get(f"/api/tables/{table_id}").json()["frames_queued"] == 1
+    latest = httpx.get(f"{client.base_url}{url}/latest")
+    assert latest.headers["content-type"] == "image/jpeg" and latest.content == jpeg_bytes()
     png = io.BytesIO()
     Image.new("RGB", (8, 8)).save(png, format="PNG")
     assert client.post(url, content=png.getvalue(), headers={"Content-Type": "image/jpeg"}).status_code == 422
