@@ -258,6 +258,7 @@ def _draw_square_board(p: _Painter, board: CarromBoard | CouronneBoard, look: Lo
     surf = look.data["surface"]
     surface = wood_texture(p.image.shape[:2], bgr=look.bgr("surface"), grain=look.grain("surface"), px_per_mm=p.s, rng=rng,
                            vertical=bool(rng.integers(2)), planks_mm=float(surf.get("planks_mm", 0)))
+    beyond_surface = p.image.copy()
     _paste(p.image, surface, surface_mask)
     if isinstance(board, CarromBoard):
         _draw_carrom_markings(p, board, look)
@@ -265,6 +266,8 @@ def _draw_square_board(p: _Painter, board: CarromBoard | CouronneBoard, look: Lo
         _dust_with_powder(p, surface_mask, rng)
     else:
         _draw_couronne_markings(p, board, look)
+    # Markings are printed on the surface only (corner fields run into the cushions).
+    _paste(p.image, beyond_surface, 255 - surface_mask)
     # The frame stands above the surface: a soft shadow along the cushions.
     _shade_inside(p.image, surface_mask, depth_px=6 * p.s, strength=0.35, light_dir=light_dir)
     for x, y in board.pocket_centres_mm():
