@@ -34,7 +34,8 @@ class TrackerSettings:
     n_patches : how many landmark patches are compared per frame.
     moved_px : median patch shift above which the board has moved.
     min_correlation : a patch matches when its best correlation reaches this.
-    min_matching_share : below this share of matching patches the view is covered or lost.
+    min_matching_share : below this share of matching patches the view is covered.
+    lost_share : below this share the board has moved out of the search window (or the view changed).
     relocate_every_frames : at most one full relocalisation attempt per this many frames
         after a move (at 30 fps the default re-finds a bumped board well within 2 s).
     covered_relocate_every_frames : the same while the patches are mostly covered (a hand
@@ -42,11 +43,12 @@ class TrackerSettings:
     """
 
     patch_px: int = 31
-    search_px: int = 6
+    search_px: int = 12
     n_patches: int = 12
     moved_px: float = 1.5
     min_correlation: float = 0.7
     min_matching_share: float = 0.5
+    lost_share: float = 0.2
     relocate_every_frames: int = 5
     covered_relocate_every_frames: int = 30
 
@@ -153,7 +155,10 @@ class BoardTracker:
         # 3. patches agree on a shift: the board or camera moved
         if share >= self._settings.min_matching_share:
             return self._relocate(frame, lost_status="moved", shift=shift, share=share)
-        # 4. most patches covered (a hand, a head) or shifted beyond the search: hold, re-find now and then
+        # 4. nothing matches any more: shifted beyond the search (or the view changed), re-find soon
+        if share < self._settings.lost_share:
+            return self._relocate(frame, lost_status="moved", shift=shift, share=share)
+        # 5. some patches covered (a hand, a head): hold, re-find now and then
         return self._relocate(
             frame, lost_status="occluded", shift=shift, share=share,
             every_frames=self._settings.covered_relocate_every_frames,

@@ -1,0 +1,88 @@
+"""Tracking the board over frames: still, covered by a hand, bumped."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.board_location import BoardLocation
+from vision.board_tracker import BoardTracker, TrackerSettings
+from vision.frames import load_image
+from vision.homography import project
+from vision.localise import locate_board
+
+REALDATA = Path(__file__).resolve().parents[3] / "shared" / "realdata"
+pytestmark = pytest.mark.skipif(not REALDATA.is_dir(), reason=f"real photos not available at {REALDATA}")
+
+
+@pytest.fixture(scope="module")
+def frame() -> np.ndarray:
+    return load_image(REALDATA / "carrom" / "webcam_surco" / "carrom.jpg", max_side_px=800)
+
+
+class CountingLocator:
+    """The real carrom locator, counting how often the tracker falls back to it."""
+
+    def __init__(self):
+        self.calls = 0
+        self._locate = partial(locate_board, game="carrom", models=["icf"])
+
+    def __call__(self, image: np.ndarray) -> BoardLocation:
+        self.calls += 1
+        return self._locate(image)
+
+
+def _shifted(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    m = np.float32([[1, 0, dx], [0, 1, dy]])
+    return cv2.warpAffine(image, m, (image.shape[1], image.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_a_still_board_is_checked_not_searched(frame):
+    locator = CountingLocator()
+    tracker = BoardTracker(locator)
+    first = tracker.update(frame)
+    assert first.status == "relocated" and first.is_stable
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        noisy = np.clip(frame + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+        state = tracker.update(noisy)
+        assert state.status == "tracking" and state.is_stable
+    assert locator.calls == 1
+
+
+def test_a_bump_is_noticed_and_the_board_re_found(frame):
+    locator = CountingLocator()
+    tracker = BoardTracker(locator, settings=TrackerSettings(relocate_every_frames=3))
+    before = tracker.update(frame).location
+    bumped = _shifted(frame, 9.0, -6.0)
+    states = [tracker.update(bumped) for _ in range(4)]
+    assert states[0].status in ("moved", "occluded") and not states[0].is_stable
+    relocated = [s for s in states if s.status == "relocated"]
+    assert relocated, [s.status for s in states]
+    centre_before = project(before.homography, np.zeros((1, 2)))[0]
+    centre_after = project(relocated[0].location.homography, np.zeros((1, 2)))[0]
+    assert centre_after - centre_before == pytest.approx([9.0, -6.0], abs=1.0)
+    assert tracker.update(bumped).status == "tracking"
+
+
+def test_a_hand_over_the_board_holds_the_last_location(frame):
+    locator = CountingLocator()
+    tracker = BoardTracker(locator)
+    before = tracker.update(frame).location
+    covered = frame.copy()
+    cv2.rectangle(covered, (0, 0), (frame.shape[1], int(frame.shape[0] * 0.55)), (90, 120, 170), -1)
+    state = tracker.update(covered)
+    assert state.status == "occluded" and not state.is_stable
+    assert np.array_equal(state.location.homography, before.homography)
+    assert tracker.update(frame).status == "tracking"
+
+
+def test_conflicting_settings_are_rejected():
+    with pytest.raises(ValueError, match="patch_px"):
+        TrackerSettings(patch_px=10)
+    with pytest.raises(ValueError, match="min_matching_share"):
+        TrackerSettings(min_matching_share=0)
