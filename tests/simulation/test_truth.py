@@ -202,3 +202,11 @@ def test_a_whole_carrom_board_ends_when_the_winner_has_pocketed_all_nine():
     # ICF 52-53: the loser's coins still on the board, plus 3 for a queen the winner covered.
     assert board["rule"] == "52"
     assert board["points"] == 9 - net[loser_colour] + (3 if board["queen"] == "winner" else 0)
+
+
+def test_events_do_not_depend_on_the_frame_rate():
+    board = load_board("crokinole")
+    slow = play_crokinole(board, seed=8, fps=5, rounds=1, max_shots=3)
+    fast = play_crokinole(board, seed=8, fps=60, rounds=1, max_shots=3)
+    assert slow.events == fast.events
+    assert len(fast.frames) > 10 * len(slow.frames) > 0
