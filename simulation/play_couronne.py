@@ -121,7 +121,8 @@ def _stroke(table: Table, board: CouronneBoard, recorder: Recorder, shooters: di
     for other in shooters.values():
         table.set_aside(other, "off")
     seat = SEAT_OF_SIDE[side]
-    flick = couronne_flick(table, board, seat=seat, shooter_id=shooter, own_kind=side, rng=rng, skill=skill)
+    flick = couronne_flick(table, board, seat=seat, shooter_id=shooter, own_kind=side, is_break=recorder.strokes == 0,
+                           rng=rng, skill=skill)
     outcome = recorder.shoot(shooter, flick, seat=seat, side=side)
     pocketed = {"own": 0, "opponent": 0}
     off_board = {"own": 0, "opponent": 0}

@@ -145,6 +145,15 @@ def _direct_hit(table: Table, *, spots, targets: list[int], shooter: Material, r
     return (sx, sy), ((tx - sx) / d, (ty - sy) / d), speed_for_distance(shooter, d + extra_mm)
 
 
+def _break(seat: Seat, y_seat: float, half_length: float, speed_mm_s: float, *, rng: np.random.Generator,
+           skill: Skill) -> Flick:
+    """The opening stroke: from near the middle of the line, hard into the pieces at the centre."""
+    x, y = seat_to_board(seat, float(rng.uniform(-0.3, 0.3) * half_length), y_seat)
+    d = math.hypot(x, y)
+    vx, vy = _execute((-x / d, -y / d), speed_mm_s, rng=rng, skill=Skill(skill.angle_sigma_deg * 0.5, 0.08))
+    return Flick(x, y, vx, vy)
+
+
 def carrom_striker_line(board: CarromBoard) -> tuple[float, float]:
     """The seat-frame y of the striker's centre on the base line, and the half length it may use."""
     y_seat = -(board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2)
@@ -158,10 +167,7 @@ def carrom_flick(table: Table, board: CarromBoard, *, seat: Seat, striker_id: in
     y_seat, half_length = carrom_striker_line(board)
     radius = table.piece(striker_id).radius_mm
     if is_break:
-        x, y = seat_to_board(seat, float(rng.uniform(-0.3, 0.3) * half_length), y_seat)
-        d = math.hypot(x, y)
-        vx, vy = _execute((-x / d, -y / d), 4800.0, rng=rng, skill=Skill(skill.angle_sigma_deg * 0.5, 0.08))
-        return Flick(x, y, vx, vy)
+        return _break(seat, y_seat, half_length, 4800.0, rng=rng, skill=skill)
     spots = _free_spots(table, seat, y_seat_mm=y_seat, half_length_mm=half_length, radius_mm=radius)
     if not spots:
         spots = [seat_to_board(seat, 0.0, y_seat)]
@@ -184,9 +190,11 @@ def couronne_start_line(board: CouronneBoard) -> tuple[float, float]:
 
 
 def couronne_flick(table: Table, board: CouronneBoard, *, seat: Seat, shooter_id: int, own_kind: str,
-                   rng: np.random.Generator, skill: Skill = Skill()) -> Flick:
-    """A couronne stroke: pot an own ring if one is on, else hit one hard."""
+                   is_break: bool, rng: np.random.Generator, skill: Skill = Skill()) -> Flick:
+    """A couronne stroke: the break, a pot of an own ring if one is on, else a hard hit at one."""
     y_seat, half_length = couronne_start_line(board)
+    if is_break:
+        return _break(seat, y_seat, half_length, 3800.0, rng=rng, skill=skill)
     radius = table.piece(shooter_id).radius_mm
     spots = _free_spots(table, seat, y_seat_mm=y_seat, half_length_mm=half_length, radius_mm=radius)
     if not spots:
