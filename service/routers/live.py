@@ -53,7 +53,7 @@ async def _subscribe(connection: HTTPConnection, hub: LiveHub, match_id: int) ->
 
 
 @router.websocket("/matches/{match_id}/live")
-async def live(websocket: WebSocket, match_id: int, hub: HubDep) -> None:
+async def live(websocket: WebSocket, match_id: MatchId, hub: HubDep) -> None:
     await websocket.accept()
     try:
         subscription = await _subscribe(websocket, hub, match_id)
