@@ -81,15 +81,9 @@ class Studio:
 
     @classmethod
     def build(cls, board: BoardModel, *, seed: int, difficulty: str, resolution: tuple[int, int], look: str | None = None) -> Studio:
-        if not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-        if len(resolution) != 2 or min(resolution) < 16:
-            raise ValueError(f"resolution must be (width, height) of at least 16 px, got {resolution!r}")
-        resolution = (int(resolution[0]), int(resolution[1]))
-        settings = difficulty_settings(difficulty)
-        chosen = choose_look(board.game, rng=_rng(seed, "look"), name=look)
+        settings, chosen, camera = _look_and_camera(board, seed=seed, difficulty=difficulty, resolution=resolution, look=look)
+        resolution = camera.resolution
         outline = board_outline_mm(board)
-        camera = sample_camera(outline_mm=outline, resolution=resolution, settings=settings, rng=_rng(seed, "camera"))
         px_per_mm = float(np.clip(_SUPERSAMPLING * _max_image_px_per_mm(camera, outline), 0.35, 2.6))
         canvas = render_board(board, look=chosen, px_per_mm=px_per_mm, rng=_rng(seed, "texture"))
         background = _floor(resolution, look=chosen, rng=_rng(seed, "floor"))
@@ -121,12 +115,31 @@ class Studio:
         return self.noise.apply(self.lighting.apply(image))
 
     def report(self) -> dict:
-        return {
-            "look": self.look.name,
-            "camera_matrix": self.camera.camera_matrix.tolist(),
-            "dist_coeffs": list(self.camera.dist_coeffs),
-            "distortion_max_px": round(self.camera.distortion_max_px(board_outline_mm(self.board)), 3),
-        }
+        return _report(self.board, self.look, self.camera)
+
+
+def _look_and_camera(board: BoardModel, *, seed: int, difficulty: str, resolution: tuple[int, int],
+                     look: str | None) -> tuple[dict, Look, Camera]:
+    """The parts of a studio that need no drawing, validated."""
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if len(resolution) != 2 or min(resolution) < 16:
+        raise ValueError(f"resolution must be (width, height) of at least 16 px, got {resolution!r}")
+    resolution = (int(resolution[0]), int(resolution[1]))
+    settings = difficulty_settings(difficulty)
+    chosen = choose_look(board.game, rng=_rng(seed, "look"), name=look)
+    camera = sample_camera(outline_mm=board_outline_mm(board), resolution=resolution, settings=settings, rng=_rng(seed, "camera"))
+    return settings, chosen, camera
+
+
+def _report(board: BoardModel, look: Look, camera: Camera) -> dict:
+    return {
+        "look": look.name,
+        "homography": camera.homography().tolist(),
+        "camera_matrix": camera.camera_matrix.tolist(),
+        "dist_coeffs": list(camera.dist_coeffs),
+        "distortion_max_px": round(camera.distortion_max_px(board_outline_mm(board)), 3),
+    }
 
 
 def _floor(resolution: tuple[int, int], *, look: Look, rng: np.random.Generator) -> np.ndarray:
@@ -184,9 +197,10 @@ def film_still(frame: SceneFrame, *, board: BoardModel, seed: int, difficulty: s
 
 
 def camera_report(*, board: BoardModel, seed: int, difficulty: str, resolution: tuple[int, int], look: str | None = None) -> dict:
-    """The look and camera `film_still` uses for these arguments: ``look``, ``camera_matrix``,
-    ``dist_coeffs`` (k1, k2) and ``distortion_max_px``."""
-    return Studio.build(board, seed=seed, difficulty=difficulty, resolution=resolution, look=look).report()
+    """The look and camera `film_still` uses for these arguments, without drawing anything:
+    ``look``, ``homography``, ``camera_matrix``, ``dist_coeffs`` (k1, k2) and ``distortion_max_px``."""
+    _, chosen, camera = _look_and_camera(board, seed=seed, difficulty=difficulty, resolution=resolution, look=look)
+    return _report(board, chosen, camera)
 
 
 def _poisson_times(rng: np.random.Generator, *, rate_per_min: float, duration_s: float) -> list[float]:

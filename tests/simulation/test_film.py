@@ -111,6 +111,7 @@ def test_pieces_appear_where_the_truth_says():
     image, h = film_still(frame, **kwargs)
     empty, h_empty = film_still(EMPTY, **kwargs)
     assert np.allclose(h, h_empty)
+    assert np.allclose(h, camera_report(**kwargs)["homography"])
     centres = _project(h, np.array([[p.x_mm, p.y_mm] for p in frame.pieces]))
     for piece, (u, v) in zip(frame.pieces, centres):
         px = image[int(round(v)), int(round(u))].astype(int)
