@@ -2,7 +2,7 @@
 "use strict";
 
 const boardreader = (() => {
-  // Connects to the match's WebSocket feed and reconnects by itself (backoff up to 3 s).
+  // Connects to the match's WebSocket feed and reconnects by itself (backoff up to 1.5 s).
   function connectLive(matchId, onState, onStatus) {
     let retryMs = 250;
     function open() {
@@ -13,7 +13,7 @@ const boardreader = (() => {
       socket.onclose = () => {
         onStatus && onStatus("reconnecting");
         setTimeout(open, retryMs);
-        retryMs = Math.min(retryMs * 2, 3000);
+        retryMs = Math.min(retryMs * 2, 1500);
       };
     }
     open();

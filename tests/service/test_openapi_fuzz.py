@@ -13,7 +13,7 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
-EXAMPLES_PER_OPERATION = 15
+EXAMPLES_PER_OPERATION = 12
 
 
 def test_no_operation_answers_5xx(server, token, script):
