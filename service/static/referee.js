@@ -164,6 +164,21 @@ document.getElementById("send-raw").onclick = () => {
   post(Array.isArray(event) ? event : [event]);
 };
 
+document.getElementById("issue-token").onclick = async () => {
+  const response = await fetch("/api/tokens", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Authorization": `Bearer ${tokenInput.value}` },
+    body: JSON.stringify({ name: document.getElementById("token-name").value }),
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    say(`No token (${response.status}): ${typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail)}`, "error");
+    return;
+  }
+  document.getElementById("issued-token").textContent = body.token;
+  say(`Token for ${body.name} issued: copy it now, it is shown once`, "ok");
+};
+
 fetch("/api/games").then((r) => r.json()).then((games) => { window.eventTypes = games; });
 
 // Game-specific forms for what the camera cannot see or the referee enters directly.

@@ -167,3 +167,20 @@ def test_console_sends_operator_events_and_shows_rejections(browser, page_server
     assert "422" in page.inner_text("#message") and "no_such_event" in page.inner_text("#message")
     assert http.get(f"/api/matches/{match_id}").json()["seq"] == 1
     page.close()
+
+
+def test_console_issues_a_working_token(browser, page_server, http, token, script):
+    match_id = new_match(http, script)
+    page = browser.new_page()
+    page.goto(f"{page_server.url}/referee/{match_id}")
+    page.fill("#token", token)
+    page.dispatch_event("#token", "change")
+    page.click("text=Issue a referee token")
+    page.fill("#token-name", "court 2 scorer")
+    page.click("#issue-token")
+    page.wait_for_function("document.getElementById('issued-token').textContent.length > 20", timeout=3000)
+    issued = page.inner_text("#issued-token")
+    page.close()
+    response = httpx.post(f"{page_server.url}/api/matches/{match_id}/events", json=script.quiet,
+                          headers={"Authorization": f"Bearer {issued}"})
+    assert response.status_code == 201 and response.json()["events"][0]["by"] == "court 2 scorer"
