@@ -68,9 +68,10 @@ def play_crokinole(board: CrokinoleBoard, *, seed: int, fps: float, rounds: int 
     while True:
         if rounds is not None and round_index >= rounds:
             break
-        if rounds is None and _match_over(log, round_index):
+        if _match_over(log, round_index, limited=rounds is not None):
             break
-        complete = _play_round(table, board, recorder, discs, round_index=round_index, skills=skills, rng=rng,
+        starter = replayed_score(log).get("live", {}).get("starter") or SIDES[round_index % 2]
+        complete = _play_round(table, board, recorder, discs, starter=starter, skills=skills, rng=rng,
                                max_shots=max_shots)
         if not complete:
             break
@@ -86,18 +87,17 @@ def play_crokinole(board: CrokinoleBoard, *, seed: int, fps: float, rounds: int 
     return recorder.timeline(game="crokinole", board_model=board.model, event_log=log, score=replayed_score(log))
 
 
-def _match_over(log: list[dict[str, Any]], rounds_played: int) -> bool:
+def _match_over(log: list[dict[str, Any]], rounds_played: int, *, limited: bool) -> bool:
     score = replayed_score(log)
     if "error" in score:
-        return rounds_played >= DEFAULT_ROUNDS
-    return score.get("winner") is not None or bool(score.get("over"))
+        return not limited and rounds_played >= DEFAULT_ROUNDS
+    # A tie that needs a shoot-out at the hole ends the simulation: shoot-outs are not played.
+    return (score.get("winner") is not None or bool(score.get("outcome"))
+            or bool(score.get("live", {}).get("shootout_required")))
 
 
 def _play_round(table: Table, board: CrokinoleBoard, recorder: Recorder, discs: dict[str, list[int]], *,
-                round_index: int, skills: dict[str, Skill], rng: np.random.Generator,
-                max_shots: int | None) -> bool:
-    # NCA 4: starts alternate round by round (and so from game to game with 4 rounds a game).
-    starter = SIDES[round_index % 2]
+                starter: str, skills: dict[str, Skill], rng: np.random.Generator, max_shots: int | None) -> bool:
     order = [starter, SIDES[1 - SIDES.index(starter)]]
     for shot in range(2 * DISCS_PER_SIDE):
         if max_shots is not None and recorder.strokes >= max_shots:
