@@ -85,7 +85,7 @@ class Studio:
         resolution = camera.resolution
         outline = board_outline_mm(board)
         px_per_mm = float(np.clip(_SUPERSAMPLING * _max_image_px_per_mm(camera, outline), 0.35, 2.6))
-        canvas = render_board(board, look=chosen, px_per_mm=px_per_mm, rng=_rng(seed, "texture"))
+        canvas = render_board(board, look=chosen, px_per_mm=px_per_mm, rng=_rng(seed, "texture"), camera_centre_mm=camera.centre_mm())
         background = _floor(resolution, look=chosen, rng=_rng(seed, "floor"))
         image_angle = _board_x_angle_in_image(camera)
         if abs(image_angle) > math.radians(0.5):

@@ -20,6 +20,7 @@ from simulation.render_texture import smooth_noise, wood_texture
 
 _SHIFT = 4
 _ONE = 1 << _SHIFT
+FRAME_HEIGHT_MM = {"carrom": 22.0, "crokinole": 28.0, "couronne": 20.0}  # frame top above the playing surface
 TABLE_MARGIN = 1.6  # canvas half extent over the board's outer half size
 LIGHT_DIR = (-0.6, -0.8)  # upright-canvas direction towards the light (top-left)
 
@@ -170,8 +171,14 @@ def _darken(image: np.ndarray, amount_u8: np.ndarray, strength: float) -> None:
     image[box] = (image[box] * f[:, :, None]).astype(np.uint8)
 
 
-def render_board(board: BoardModel, *, look: Look, px_per_mm: float, rng: np.random.Generator) -> Canvas:
+def render_board(board: BoardModel, *, look: Look, px_per_mm: float, rng: np.random.Generator,
+                 camera_centre_mm: np.ndarray | None = None) -> Canvas:
     """Draw `board` in `look` on its table, top-down, at `px_per_mm`.
+
+    Everything is drawn where it projects onto the playing surface's plane. With
+    `camera_centre_mm` (x, y, height above the surface) the frame, which stands
+    ``FRAME_HEIGHT_MM`` above the surface, is drawn where that camera sees it:
+    larger, and with its inner walls showing.
 
     Parameters
     ----------
@@ -179,6 +186,7 @@ def render_board(board: BoardModel, *, look: Look, px_per_mm: float, rng: np.ran
     look : the board's look (colours and grain).
     px_per_mm : canvas scale; about 1.7 times the scale it will be filmed at.
     rng : seeded generator for the textures.
+    camera_centre_mm : where the camera is, for the raised frame; None draws it flat.
 
     Returns
     -------
@@ -193,10 +201,49 @@ def render_board(board: BoardModel, *, look: Look, px_per_mm: float, rng: np.ran
     p = _Painter(image, px_per_mm, half_extent)
     light_dir = LIGHT_DIR
     if isinstance(board, CrokinoleBoard):
-        _draw_crokinole(p, board, look, rng, light_dir)
+        frame = _draw_crokinole(p, board, look, rng, light_dir)
     else:
-        _draw_square_board(p, board, look, rng, light_dir)
+        frame = _draw_square_board(p, board, look, rng, light_dir)
+    if camera_centre_mm is not None:
+        _raise_frame(p, frame, camera_centre_mm=np.asarray(camera_centre_mm, float), height_mm=FRAME_HEIGHT_MM[board.game])
     return Canvas(image=image, px_per_mm=px_per_mm, half_extent_mm=half_extent)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The frame as drawn flat: its pixels, where it is (uint8 mask) and the colour of its walls."""
+
+    image: np.ndarray
+    mask: np.ndarray
+    wall_bgr: tuple[int, int, int]
+
+
+def _raise_frame(p: _Painter, frame: _Frame, *, camera_centre_mm: np.ndarray, height_mm: float) -> None:
+    """Redraw the frame as seen by a camera at `camera_centre_mm`: its top scaled about the
+    camera's nadir by ``Cz / (Cz - z)``, its inner walls in between (in place)."""
+    cz = float(camera_centre_mm[2])
+    if cz <= height_mm * 2:
+        raise ValueError(f"camera height {cz:.0f} mm is too low for the frame")
+    nx, ny = (np.array(p.pt(camera_centre_mm[0], camera_centre_mm[1]), float) / _ONE)
+    size = frame.mask.shape[1], frame.mask.shape[0]
+
+    def scaled(z_mm: float) -> np.ndarray:
+        k = cz / (cz - z_mm)
+        return np.float32([[k, 0, nx * (1 - k)], [0, k, ny * (1 - k)]])
+
+    box = _bbox(frame.mask)
+    if box is None:
+        return
+    reach_px = max(abs(box[1].start - nx), abs(box[1].stop - nx), abs(box[0].start - ny), abs(box[0].stop - ny))
+    shift_px = reach_px * height_mm / (cz - height_mm)
+    steps = int(np.clip(math.ceil(shift_px / 2), 1, 6))
+    wall = np.array(frame.wall_bgr, np.float32)
+    for j in range(steps):
+        z = height_mm * (j + 0.5) / steps
+        slice_mask = cv2.warpAffine(frame.mask, scaled(z), size, flags=cv2.INTER_NEAREST) > 127
+        p.image[slice_mask] = np.clip(wall * (0.5 + 0.35 * (j + 1) / steps), 0, 255).astype(np.uint8)
+    top = scaled(height_mm)
+    _paste(p.image, cv2.warpAffine(frame.image, top, size, flags=cv2.INTER_LINEAR), cv2.warpAffine(frame.mask, top, size, flags=cv2.INTER_LINEAR))
 
 
 def _board_drop_shadow(p: _Painter, outline_mm: list[tuple[float, float]], light_dir) -> None:
@@ -226,7 +273,7 @@ def _frame_texture(p: _Painter, look: Look, key: str, rng, angles_deg) -> dict[f
     return out
 
 
-def _draw_square_board(p: _Painter, board: CarromBoard | CouronneBoard, look: Look, rng, light_dir) -> None:
+def _draw_square_board(p: _Painter, board: CarromBoard | CouronneBoard, look: Look, rng, light_dir) -> _Frame:
     h = board.half_side_mm
     o = h + board.frame_width_mm
     _board_drop_shadow(p, [(-o, -o), (o, -o), (o, o), (-o, o)], light_dir)
@@ -252,6 +299,10 @@ def _draw_square_board(p: _Painter, board: CarromBoard | CouronneBoard, look: Lo
     cushion = p.mask()
     cv2.rectangle(cushion, p.pt(-h - c, h + c), p.pt(h + c, -h - c), 255, -1, cv2.LINE_AA, _SHIFT)
     _paste(p.image, _solid(p.image, look.bgr("cushion_rgb")), cushion)
+    frame_mask = p.mask()
+    cv2.rectangle(frame_mask, p.pt(-o, o), p.pt(o, -o), 255, -1, cv2.LINE_AA, _SHIFT)
+    cv2.rectangle(frame_mask, p.pt(-h, h), p.pt(h, -h), 0, -1, cv2.LINE_AA, _SHIFT)
+    frame = _Frame(p.image.copy(), frame_mask, look.bgr("cushion_rgb"))
     # Playing surface.
     surface_mask = p.mask()
     cv2.rectangle(surface_mask, p.pt(-h, h), p.pt(h, -h), 255, -1, cv2.LINE_AA, _SHIFT)
@@ -272,6 +323,7 @@ def _draw_square_board(p: _Painter, board: CarromBoard | CouronneBoard, look: Lo
     _shade_inside(p.image, surface_mask, depth_px=6 * p.s, strength=0.35, light_dir=light_dir)
     for x, y in board.pocket_centres_mm():
         _draw_pocket(p, x, y, board.pocket_diameter_mm / 2, look, rng)
+    return frame
 
 
 def _draw_pocket(p: _Painter, x, y, r, look: Look, rng) -> None:
@@ -399,7 +451,7 @@ def _octagon(apothem_mm: float) -> list[tuple[float, float]]:
     return [(r * math.cos(math.pi / 8 + k * math.pi / 4), r * math.sin(math.pi / 8 + k * math.pi / 4)) for k in range(8)]
 
 
-def _draw_crokinole(p: _Painter, board: CrokinoleBoard, look: Look, rng, light_dir) -> None:
+def _draw_crokinole(p: _Painter, board: CrokinoleBoard, look: Look, rng, light_dir) -> _Frame:
     rs = board.surface_radius_mm
     r_ditch = rs + board.ditch_width_mm
     r_out = r_ditch + board.frame_width_mm
@@ -429,6 +481,12 @@ def _draw_crokinole(p: _Painter, board: CrokinoleBoard, look: Look, rng, light_d
         for k in range(8):
             p.line(inner[k], outline[k], tuple(int(c * 0.65) for c in look.bgr("frame")), 0.8)
             p.line(inner[k], (inner[k][0] * rs / r_ditch, inner[k][1] * rs / r_ditch), tuple(int(c * 0.7) for c in look.bgr("ditch")), 0.6)
+    frame_mask = p.mask()
+    cv2.fillPoly(frame_mask, [np.array([p.pt(x, y) for x, y in outline], np.int32)], 255, cv2.LINE_AA, _SHIFT)
+    cv2.fillPoly(frame_mask, [np.array([p.pt(x, y) for x, y in inner], np.int32)], 0, cv2.LINE_AA, _SHIFT)
+    rail = np.zeros_like(p.image)
+    np.copyto(rail, p.image, where=(frame_mask > 0)[:, :, None])
+    frame = _Frame(rail, frame_mask, tuple(int(c * 0.8) for c in look.bgr("frame")))
     ditch_mask = p.mask()
     cv2.fillPoly(ditch_mask, [np.array([p.pt(x, y) for x, y in inner], np.int32)], 255, cv2.LINE_AA, _SHIFT)
     # The rail casts a shadow into the ditch; the surface sits above the ditch floor.
@@ -474,3 +532,4 @@ def _draw_crokinole(p: _Painter, board: CrokinoleBoard, look: Look, rng, light_d
         p.circle(x - light_dir[0] * 2.0, y + light_dir[1] * 2.0, rp * 1.2, tuple(int(c * 0.55) for c in look.bgr("surface")))
         p.circle(x, y, rp, tuple(int(c * 0.7) for c in peg))
         p.circle(x + light_dir[0] * rp * 0.3, y - light_dir[1] * rp * 0.3, rp * 0.55, tuple(min(255, int(c * 1.15) + 20) for c in peg))
+    return frame
