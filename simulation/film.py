@@ -138,6 +138,8 @@ def _report(board: BoardModel, look: Look, camera: Camera) -> dict:
         "homography": camera.homography().tolist(),
         "camera_matrix": camera.camera_matrix.tolist(),
         "dist_coeffs": list(camera.dist_coeffs),
+        "rotation": camera.rotation.tolist(),
+        "translation_mm": camera.translation.tolist(),
         "distortion_max_px": round(camera.distortion_max_px(board_outline_mm(board)), 3),
     }
 
@@ -198,7 +200,8 @@ def film_still(frame: SceneFrame, *, board: BoardModel, seed: int, difficulty: s
 
 def camera_report(*, board: BoardModel, seed: int, difficulty: str, resolution: tuple[int, int], look: str | None = None) -> dict:
     """The look and camera `film_still` uses for these arguments, without drawing anything:
-    ``look``, ``homography``, ``camera_matrix``, ``dist_coeffs`` (k1, k2) and ``distortion_max_px``."""
+    ``look``, ``homography``, ``camera_matrix``, ``dist_coeffs`` (k1, k2), the pose
+    (``rotation``, ``translation_mm``: board mm with z up -> camera) and ``distortion_max_px``."""
     _, chosen, camera = _look_and_camera(board, seed=seed, difficulty=difficulty, resolution=resolution, look=look)
     return _report(board, chosen, camera)
 

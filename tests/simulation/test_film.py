@@ -200,3 +200,33 @@ def test_camera_bumps_move_the_homography_by_a_few_mm(tmp_path):
         moved_mm = np.linalg.norm(_project(after, corners) - _project(before, corners), axis=1) / px_per_mm
         assert 0.0 < moved_mm.max() < 30.0, moved_mm
         before = after
+
+
+def test_the_raised_frame_is_seen_in_perspective():
+    from simulation.render_board import FRAME_HEIGHT_MM
+
+    board = load_board("carrom", "icf")
+    kwargs = dict(board=board, seed=6, difficulty="clean", resolution=(800, 600), look="birch_black_frame")
+    image, h = film_still(EMPTY, **kwargs)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    report = camera_report(**kwargs)
+    rvec, _ = cv2.Rodrigues(np.array(report["rotation"]))
+    tvec = np.array(report["translation_mm"])
+    k = np.array(report["camera_matrix"])
+    o = board.half_side_mm + board.frame_width_mm
+    gaps_px = []
+    for x_mm, y_mm in ((0.0, -o), (0.0, o), (-o, 0.0), (o, 0.0)):
+        top, _ = cv2.projectPoints(np.array([[x_mm, y_mm, FRAME_HEIGHT_MM["carrom"]]]), rvec, tvec, k, None)
+        top = top.reshape(2)
+        flat = _project(h, np.array([[x_mm, y_mm]]))[0]
+        centre = _project(h, np.zeros((1, 2)))[0]
+        direction = (top - centre) / np.linalg.norm(top - centre)
+        # Where the black frame gives way to the light table along the ray from the centre.
+        steps = np.arange(-15.0, 15.0, 0.1)
+        pts = (flat[None, :] + steps[:, None] * direction[None, :]).astype(np.float32)
+        profile = cv2.remap(gray, pts[:, 0:1], pts[:, 1:2], cv2.INTER_LINEAR).ravel()
+        edge = steps[np.nonzero(profile > (profile.min() + profile.max()) / 2)[0][0]]
+        gaps_px.append((edge, float(np.dot(top - flat, direction))))
+    for edge, predicted in gaps_px:  # (measured, predicted) px beyond the flat outline
+        assert predicted > 3.0  # a 22 mm frame seen from about 2 m is visibly larger than a flat one
+        assert abs(edge - predicted) < 1.0, gaps_px
