@@ -14,6 +14,7 @@ from service.auth import find_token
 from service.config import Settings
 from service.live import LiveHub
 from service.models import Token
+from service.states import StateCache
 
 _bearer = HTTPBearer(auto_error=False, description="a referee token")
 
@@ -31,9 +32,14 @@ def get_hub(connection: HTTPConnection) -> LiveHub:
     return connection.app.state.hub
 
 
+def get_states(connection: HTTPConnection) -> StateCache:
+    return connection.app.state.states
+
+
 DbDep = Annotated[Session, Depends(get_db)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 HubDep = Annotated[LiveHub, Depends(get_hub)]
+StatesDep = Annotated[StateCache, Depends(get_states)]
 
 
 def require_referee(

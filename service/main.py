@@ -16,6 +16,7 @@ from service.limits import BodyLimit, RateLimiter
 from service.live import LiveHub
 from service.routers import events, health, live, matches, pages, tables, tokens
 from service.routers.pages import STATIC_DIR
+from service.states import StateCache
 
 log = logging.getLogger("boardreader.service")
 
@@ -31,6 +32,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.settings = settings
         app.state.sessions = make_sessionmaker(engine)
         app.state.hub = LiveHub()
+        app.state.states = StateCache()
         app.state.frame_rate = RateLimiter(settings.max_frames_per_s)
         if settings.token is not None:
             with app.state.sessions() as db:

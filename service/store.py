@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -83,6 +83,13 @@ def load_log(db: Session, match_id: int) -> MatchLog:
         raise NotFound(f"no match {match_id}")
     events = db.scalars(select(Event).where(Event.match_id == match_id).order_by(Event.seq)).all()
     return MatchLog(match=match, events=tuple(events))
+
+
+def last_seq(db: Session, match_id: int) -> int:
+    """The seq of the match's last stored event (0 before any); NotFound when there is no such match."""
+    if db.get(Match, match_id) is None:
+        raise NotFound(f"no match {match_id}")
+    return db.scalar(select(func.max(Event.seq)).where(Event.match_id == match_id)) or 0
 
 
 def append_events(db: Session, match_id: int, new: list[dict[str, Any]], *, token: Token) -> tuple[MatchLog, dict[str, Any]]:

@@ -1,15 +1,12 @@
 """A match's event log: append (validated, stored, then broadcast) and read."""
 
-import json
-
 from fastapi import APIRouter, status
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from service import store
-from service.deps import DbDep, HubDep, MatchId, RefereeDep, SettingsDep
+from service import states, store
+from service.deps import DbDep, HubDep, MatchId, RefereeDep, SettingsDep, StatesDep
 from service.errors import Rejected
-from service.live import Update
 from service.models import Event, Token
 from service.schemas import EventsAccepted, GameEvent, StoredEvent
 
@@ -19,7 +16,7 @@ router = APIRouter(prefix="/api", tags=["events"])
 @router.post("/matches/{match_id}/events", status_code=status.HTTP_201_CREATED)
 async def append_events(
     match_id: MatchId, body: GameEvent | list[GameEvent], db: DbDep, referee: RefereeDep,
-    hub: HubDep, settings: SettingsDep,
+    hub: HubDep, cache: StatesDep, settings: SettingsDep,
 ) -> EventsAccepted:
     """Append one event or a list; all are stored or none (422 names the event that does not replay)."""
     events = body if isinstance(body, list) else [body]
@@ -30,8 +27,10 @@ async def append_events(
     bodies = [event.model_dump(mode="json", exclude_unset=True) for event in events]
     log, result = await run_in_threadpool(store.append_events, db, match_id, bodies, token=referee)
     state = store.state_of(log, result)
+    update = states.update_of(state)
+    cache.put(match_id, update)
     # Committed above: only now may anyone hear of it.
-    hub.publish(match_id, Update(seq=state["seq"], message=json.dumps(state)))
+    hub.publish(match_id, update)
     added = log.events[-len(bodies):]
     return EventsAccepted(
         events=[StoredEvent(seq=e.seq, event=e.body, at=store.iso(e.created_at), by=referee.name) for e in added],

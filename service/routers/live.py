@@ -5,7 +5,6 @@ subscription starts before the current state is read, so no change is missed.
 """
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from typing import Annotated
 
@@ -14,7 +13,7 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from service import store
+from service import states
 from service.deps import HubDep, MatchId
 from service.errors import ServiceError
 from service.live import LiveHub, Update
@@ -28,8 +27,7 @@ CLOSE_UNAVAILABLE = 1011
 
 def _current(connection: HTTPConnection, match_id: int) -> Update:
     with connection.app.state.sessions() as db:
-        state = store.state_of(store.load_log(db, match_id))
-    return Update(seq=state["seq"], message=json.dumps(state))
+        return states.current(db, connection.app.state.states, match_id)
 
 
 class Subscription:

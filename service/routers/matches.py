@@ -2,12 +2,12 @@
 
 from typing import Any
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Response, status
 from sqlalchemy import select
 
 import scoring
-from service import store
-from service.deps import DbDep, MatchId, RefereeDep
+from service import states, store
+from service.deps import DbDep, MatchId, RefereeDep, StatesDep
 from service.models import AuditEntry, Match, Token
 from service.schemas import AuditRecord, MatchCreated, MatchLine
 
@@ -26,10 +26,11 @@ def list_matches(db: DbDep) -> list[dict[str, Any]]:
     return [{"id": m.id, "game": m.game, "match": m.line, "created_at": store.iso(m.created_at)} for m in matches]
 
 
-@router.get("/matches/{match_id}")
-def read_match(match_id: MatchId, db: DbDep) -> dict[str, Any]:
+@router.get("/matches/{match_id}", response_class=Response,
+            responses={200: {"content": {"application/json": {"schema": {"type": "object"}}}}})
+def read_match(match_id: MatchId, db: DbDep, cache: StatesDep) -> Response:
     """The `score` result of the stored log plus `live` (board/round state), `seq`, `last_event`, `needs_review`."""
-    return store.state_of(store.load_log(db, match_id))
+    return Response(states.current(db, cache, match_id).message, media_type="application/json")
 
 
 @router.get("/matches/{match_id}/audit")
