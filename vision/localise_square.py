@@ -28,7 +28,7 @@ from vision.board_location import BoardLocation, Landmarks
 from vision.board_primitives import sample_primitives, square_primitives
 from vision.frames import board_view, downscale
 from vision.homography import project
-from vision.line_features import line_response, peaks_along_normals
+from vision.line_features import line_response, peaks_along_normals, sample
 from vision.primitive_fit import refine_on_primitives
 
 
@@ -43,6 +43,7 @@ class SquareSettings:
     max_median_residual_mm: float = 1.5
     max_error_mm: float = 2.5
     max_pocket_brightness: float = 0.6
+    fit_sides: bool = True
 
 
 def _dominant_angle(response: np.ndarray, gray: np.ndarray) -> float:
@@ -65,13 +66,16 @@ def _similarity(centre_px: np.ndarray, px_per_mm: float, angle: float) -> np.nda
     )
 
 
-def _profile_scale(response: np.ndarray, angle: float, offsets_mm: np.ndarray) -> tuple[float, float, np.ndarray]:
-    """Scale (px/mm), centre (px) and score at which parallel lines show at +-offsets on both axes.
+def _profile_scale(
+    response: np.ndarray, angle: float, offsets_mm: np.ndarray, *, count: int = 6
+) -> list[tuple[float, float, np.ndarray]]:
+    """Candidate scales (px/mm), centres (px) and scores at which parallel lines show at +-offsets on both axes.
 
     The response is rotated upright about the image centre; its column and row
     means are the profiles across the vertical and horizontal lines. For every
-    scale, each axis picks its best symmetric centre; the scale both axes agree
-    on best (the weaker axis counts) wins.
+    scale, each axis picks its best symmetric centre; the scales both axes agree
+    on best (the weaker axis counts) are the candidates, best first, at least 8 %
+    apart in scale.
     """
     h, w = response.shape
     rot = cv2.getRotationMatrix2D((w / 2, h / 2), math.degrees(angle), 1.0)
@@ -89,10 +93,140 @@ def _profile_scale(response: np.ndarray, angle: float, offsets_mm: np.ndarray) -
         values = np.where(inside, local[np.clip(np.rint(at).astype(int), 0, length - 1)], -1.0).min(axis=2)
         best_per_axis.append((values.max(axis=0), values.argmax(axis=0)))
     combined = np.minimum(best_per_axis[0][0], best_per_axis[1][0])
-    k = int(np.argmax(combined))
-    centre_upright = np.array([best_per_axis[0][1][k], best_per_axis[1][1][k], 1.0])
-    centre = cv2.invertAffineTransform(rot) @ centre_upright
-    return float(scales[k]), float(combined[k]), centre
+    inverse = cv2.invertAffineTransform(rot)
+    candidates: list[tuple[float, float, np.ndarray]] = []
+    for k in np.argsort(-combined):
+        if len(candidates) == count:
+            break
+        if any(abs(scales[k] / c[0] - 1) < 0.08 for c in candidates):
+            continue
+        centre = inverse @ np.array([best_per_axis[0][1][k], best_per_axis[1][1][k], 1.0])
+        candidates.append((float(scales[k]), float(combined[k]), centre))
+    return candidates
+
+
+def _model_score(response: np.ndarray, homography: np.ndarray, points_mm: np.ndarray) -> float:
+    """Mean line response where the model's printed lines would be (response already widened)."""
+    return float(sample(response, project(homography, points_mm).astype(np.float32)).mean())
+
+
+def _fine_fit(response, homography, prims, points_mm, normals_mm, index, *, board, gap_mm):
+    """Search each primitive along its normal, refit, narrow the search; None with too few points.
+
+    Returns (homography, found_px, ok, residual_mm of the ok points).
+    """
+    residual = np.zeros(0)
+    for half_width_mm in (0.4 * gap_mm, 0.25 * gap_mm, 5.0, 2.5):
+        px_per_mm = float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))
+        on = project(homography, points_mm)
+        normal = project(homography, points_mm + normals_mm) - on
+        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+        found_px, ok = peaks_along_normals(
+            response, on, normal, half_width_px=max(2.0, half_width_mm * px_per_mm), min_response=0.04,
+            context_px=0.4 * gap_mm * px_per_mm,
+        )
+        if ok.sum() < 24:
+            return None
+        homography, residual = refine_on_primitives(homography, found_px[ok], prims, index[ok], length_mm=board.half_side_mm)
+        bad = np.abs(residual) > max(2.0, 4 * np.median(np.abs(residual)))
+        ok[np.flatnonzero(ok)[bad]] = False
+        if ok.sum() >= 24 and bad.any():
+            homography, residual = refine_on_primitives(
+                homography, found_px[ok], prims, index[ok], length_mm=board.half_side_mm
+            )
+    return homography, found_px, ok, residual
+
+
+def _fit_quality(fit, prims, index) -> float:
+    """The weakest feature group's share of points found, less a little for the mean residual."""
+    _, _, ok, residual = fit
+    groups = {p.group for p in prims}
+    weakest = min(float(ok[np.array([prims[i].group == g for i in index])].mean()) for g in groups)
+    return weakest - 0.05 * float(np.mean(np.abs(residual)))
+
+
+def _side_offsets_mm(board: CarromBoard | CouronneBoard, prims) -> tuple[float, list[float]]:
+    """Distance from the centre of a side's main line, and the offsets (towards the centre) of its companions."""
+    offsets = sorted({abs(p.a_mm[1]) for p in prims if p.name.startswith("south") and not p.is_circle}, reverse=True)
+    return offsets[0], [offsets[0] - o for o in offsets[1:]]
+
+
+def _fit_sides(response: np.ndarray, homography: np.ndarray, board: CarromBoard | CouronneBoard, prims) -> np.ndarray:
+    """Homography from the four sides' main lines, each found in short segments along the side.
+
+    Each segment searches +-25 % of the half side across the predicted line for the
+    pattern of the side's parallel lines (carrom: the thick outer base line and the
+    thin inner one a gap further in), so a start that is off by tens of millimetres
+    at the sides (perspective) still lands on the right line. A robust line through
+    the segments' hits gives each side; the sides' intersections give the corners.
+    Returns the input unchanged when a side is not found.
+    """
+    main_mm, companions_mm = _side_offsets_mm(board, prims)
+    half_len = max(abs(p.a_mm[0]) for p in prims if p.name.startswith("south") and not p.is_circle)
+    reach_mm = 0.25 * board.half_side_mm
+    step_mm = 1.0
+    offsets = np.arange(-reach_mm, reach_mm + step_mm / 2, step_mm)
+    lines = []
+    for k in range(4):
+        c, s = math.cos(k * math.pi / 2), math.sin(k * math.pi / 2)
+        rot = np.array([[c, -s], [s, c]])
+        along = np.linspace(-0.85 * half_len, 0.85 * half_len, 11)
+        hits = []
+        for t in along:
+            # board points across the side at this position, from outside (away from the centre) inwards
+            across = np.stack([np.full_like(offsets, t), -(main_mm + offsets)], 1) @ rot.T
+            values = sample(response, project(homography, across).astype(np.float32))
+            score = values.copy()
+            for companion in companions_mm:
+                shift = int(round(companion / step_mm))
+                # offsets grow outwards: the companion line `companion` mm further in is at index - shift
+                partner = np.full_like(values, 0.0)
+                if 0 < shift < len(values):
+                    partner[shift:] = values[: len(values) - shift]
+                widened = np.maximum.reduce([np.roll(partner, d) for d in (-2, -1, 0, 1, 2)])
+                score = np.minimum(score, widened)
+            best = int(np.argmax(score))
+            if score[best] > 0.05 and 0 < best < len(offsets) - 1:
+                hits.append(project(homography, across[best : best + 1])[0])
+        if len(hits) < 5:
+            return homography
+        line = _robust_line(np.array(hits))
+        if line is None:
+            return homography
+        lines.append(line)
+    corners_px = []
+    for k in range(4):
+        corner = np.cross(lines[k], lines[(k + 1) % 4])
+        if abs(corner[2]) < 1e-9:
+            return homography
+        corners_px.append(corner[:2] / corner[2])
+    # side k's main line meets side k+1's at the corner between them (south-east, north-east, ...)
+    m = main_mm
+    corners_mm = np.array([[m, -m], [m, m], [-m, m], [-m, -m]], np.float32)
+    fitted = cv2.getPerspectiveTransform(corners_mm, np.array(corners_px, np.float32))
+    return fitted / fitted[2, 2]
+
+
+def _robust_line(points: np.ndarray) -> np.ndarray | None:
+    """Homogeneous line (a, b, c) through most of the points: the best pair's inliers, refitted."""
+    best_inliers = None
+    for i in range(len(points)):
+        for j in range(i + 1, len(points)):
+            d = points[j] - points[i]
+            norm = np.linalg.norm(d)
+            if norm < 1e-6:
+                continue
+            n = np.array([-d[1], d[0]]) / norm
+            inliers = np.abs((points - points[i]) @ n) < 2.0
+            if best_inliers is None or inliers.sum() > best_inliers.sum():
+                best_inliers = inliers
+    if best_inliers is None or best_inliers.sum() < 4:
+        return None
+    pts = points[best_inliers]
+    centre = pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts - centre)
+    normal = vt[1]
+    return np.array([normal[0], normal[1], -normal @ centre])
 
 
 def _pocket_darkness(gray: np.ndarray, homography: np.ndarray, board: CarromBoard | CouronneBoard) -> list[float]:
@@ -145,57 +279,58 @@ def locate_square_board(
     coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
     coarse_scale = coarse_gray.shape[1] / image.shape[1]
 
-    # 1. coarse centre, rotation, scale
-    # lines are dark ink on wood, or light paint on painted boards: keep the polarity that fits
-    strength = -1.0
-    for candidate in ("dark", "bright"):
-        coarse_response = line_response(coarse_gray, width_px=7, polarity=candidate)
-        candidate_angle = _dominant_angle(coarse_response, coarse_gray)
-        found = _profile_scale(coarse_response, candidate_angle, offsets_mm)
-        if found[1] > strength:
-            (px_per_mm, strength, centre), angle, polarity = found, candidate_angle, candidate
-    if strength < 0.002 or px_per_mm <= 0:
+    # 1. coarse centre, rotation, scale: lines are dark ink on wood, or light paint on painted
+    # boards; the profiles of each polarity propose a few scales
+    model_points_mm, _, _ = sample_primitives(prims, spacing_mm=6.0)
+    proposals = []
+    for polarity in ("dark", "bright"):
+        coarse_response = line_response(coarse_gray, width_px=7, polarity=polarity)
+        widened = cv2.dilate(coarse_response, np.ones((3, 3), np.uint8))
+        angle = _dominant_angle(coarse_response, coarse_gray)
+        for scale, score, centre in _profile_scale(coarse_response, angle, offsets_mm):
+            similarity = _similarity(centre / coarse_scale, scale / coarse_scale, angle)
+            model = _model_score(widened, _similarity(centre, scale, angle), model_points_mm)
+            proposals.append((model, score, polarity, similarity, scale / coarse_scale))
+    proposals = [p for p in proposals if p[1] >= 0.002]
+    if not proposals:
         return not_found("no square pattern of printed lines")
-    image_px_per_mm = px_per_mm / coarse_scale
-    # the fine stages work on the board's region, at a scale where its half-diagonal is about fine_radius_px
-    view, to_view = board_view(
-        image, centre_px=tuple(centre / coarse_scale),
-        radius_px=1.5 * (board.half_side_mm + board.frame_width_mm) * image_px_per_mm,
-        target_radius_px=settings.fine_radius_px,
-    )
-    work_gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    homography = to_view @ _similarity(centre / coarse_scale, image_px_per_mm, angle)
+    # the best two under the whole model's lines, and the best by the profiles alone, are refined
+    by_model = sorted(proposals, key=lambda p: -p[0])[:2]
+    by_profile = max(proposals, key=lambda p: p[1])
+    chosen = by_model + ([by_profile] if all(by_profile is not p for p in by_model) else [])
 
-    # 2. fine: search each primitive along its normal, refit, narrow
+    # 2. fine, from each start: search each primitive along its normal, refit, narrow
     points_mm, normals_mm, index = sample_primitives(prims, spacing_mm=settings.spacing_mm)
-    px_per_mm_work = image_px_per_mm * to_view[0, 0]
     thick_mm = max(p.width_mm for p in prims)
-    response = line_response(work_gray, width_px=max(7, int(round(3 * thick_mm * px_per_mm_work)) | 1), polarity=polarity)
     gap_mm = board.base_line_gap_mm if isinstance(board, CarromBoard) else 30.0
-    ok = np.zeros(len(points_mm), bool)
-    found_px = np.zeros((len(points_mm), 2))
-    residual = np.zeros(0)
-    for half_width_mm in (0.4 * gap_mm, 0.25 * gap_mm, 5.0, 2.5):
-        on = project(homography, points_mm)
-        normal = project(homography, points_mm + normals_mm) - on
-        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
-        half_width_px = max(2.0, half_width_mm * px_per_mm_work)
-        found_px, ok = peaks_along_normals(
-            response, on, normal, half_width_px=half_width_px, min_response=0.04,
-            context_px=0.4 * gap_mm * px_per_mm_work,
+    best, best_quality = None, -math.inf
+    for _, _, polarity, similarity, image_px_per_mm in chosen:
+        # the fine stages work on the board's region, at a scale where its half-diagonal is about fine_radius_px
+        view, to_view = board_view(
+            image, centre_px=tuple(similarity[:2, 2]),
+            radius_px=1.5 * (board.half_side_mm + board.frame_width_mm) * image_px_per_mm,
+            target_radius_px=settings.fine_radius_px,
         )
-        if ok.sum() < 24:
-            return not_found("too few points on the printed lines")
-        homography, residual = refine_on_primitives(
-            homography, found_px[ok], prims, index[ok], length_mm=board.half_side_mm
-        )
-        bad = np.abs(residual) > max(2.0, 4 * np.median(np.abs(residual)))
-        ok[np.flatnonzero(ok)[bad]] = False
-        if ok.sum() >= 24 and bad.any():
-            homography, residual = refine_on_primitives(
-                homography, found_px[ok], prims, index[ok], length_mm=board.half_side_mm
-            )
-        px_per_mm_work = float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))
+        work_gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+        px_per_mm_work = image_px_per_mm * to_view[0, 0]
+        response = line_response(work_gray, width_px=max(7, int(round(3 * thick_mm * px_per_mm_work)) | 1), polarity=polarity)
+        homography = to_view @ similarity
+        # perspective: the similarity start can be tens of mm off at the sides; find each side's lines
+        # in short segments (wide search, the model's line pattern across it), then fit the four sides.
+        # Something long and straight over a side (a rail, an arm) can mislead that, so both starts
+        # are refined and the one the printed lines support best is kept.
+        starts = [homography]
+        if settings.fit_sides:
+            sides = _fit_sides(response, homography, board, prims)
+            if sides is not homography:
+                starts.insert(0, sides)
+        for start in starts:
+            fit = _fine_fit(response, start, prims, points_mm, normals_mm, index, board=board, gap_mm=gap_mm)
+            if fit is not None and _fit_quality(fit, prims, index) > best_quality:
+                best, best_quality = (*fit, to_view, work_gray), _fit_quality(fit, prims, index)
+    if best is None:
+        return not_found("too few points on the printed lines")
+    homography, found_px, ok, residual, to_view, work_gray = best
 
     # 3. checks
     side_support = []
