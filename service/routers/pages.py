@@ -1,4 +1,4 @@
-"""The browser pages: the stream overlay and the referee console (plain HTML + JS from static/)."""
+"""The browser pages: the match list, the stream overlay and the referee console (plain HTML + JS from static/)."""
 
 from pathlib import Path
 from typing import Annotated
@@ -16,6 +16,12 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 def _page(name: str) -> HTMLResponse:
     return HTMLResponse((STATIC_DIR / name).read_text(encoding="utf-8"), headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/")
+def index() -> HTMLResponse:
+    """The match list, with links to each console and overlay, and a form to start a match."""
+    return _page("index.html")
 
 
 @router.get("/overlay/{match_id}")

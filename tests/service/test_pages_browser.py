@@ -184,3 +184,22 @@ def test_console_issues_a_working_token(browser, page_server, http, token, scrip
     response = httpx.post(f"{page_server.url}/api/matches/{match_id}/events", json=script.quiet,
                           headers={"Authorization": f"Bearer {issued}"})
     assert response.status_code == 201 and response.json()["events"][0]["by"] == "court 2 scorer"
+
+
+def test_index_page_creates_a_match_and_links_to_it(browser, page_server, http, token, script):
+    page = browser.new_page()
+    page.goto(f"{page_server.url}/")
+    page.fill("#token", token)
+    page.dispatch_event("#token", "change")
+    page.select_option("#game", script.game)
+    page.fill("#side-a", "North")
+    page.fill("#side-b", "South")
+    page.click("#create")
+    page.wait_for_function("document.getElementById('message').className === 'ok'", timeout=3000)
+    match_id = int(page.inner_text("#message").split()[1])
+    assert http.get(f"/api/matches/{match_id}").json()["match"]["sides"] == ["North", "South"]
+    page.wait_for_selector(f"a[href='/referee/{match_id}']", timeout=3000)
+    page.click(f"a[href='/overlay/{match_id}']")
+    wait_for_seq(page, 0, timeout_s=5)
+    assert page.inner_text("#name-0") == "North"
+    page.close()
