@@ -132,8 +132,10 @@ class SensorNoise:
         w, h = resolution
         for _ in range(bank_size):
             n = rng.standard_normal(size=(h + self._PAD, w + self._PAD, 3), dtype=np.float32) * np.float32(sigma)
-            # Luma noise shared by the channels, plus some chroma noise.
+            # Luma noise shared by the channels, plus some chroma noise, both a little
+            # blotchy as demosaicing and denoising leave them (rescaled to keep sigma).
             n = 0.6 * n[:, :, :1] + 0.55 * n
+            n = cv2.GaussianBlur(n, (0, 0), 0.7) * np.float32(2.45)
             self._bank.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
 
     def apply(self, image: np.ndarray) -> np.ndarray:

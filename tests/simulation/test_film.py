@@ -84,7 +84,8 @@ def test_carrom_pockets_are_where_the_camera_projects_them(difficulty):
         px = _distort(_project(h, np.array([(cx, cy)] + rim)), k, dist)
         for edge in px[1:]:
             errors.append(abs(_edge_distance_px(gray, px[0], edge) - np.linalg.norm(edge - px[0])))
-    assert max(errors) < 1.0, errors
+    # On "hard" the defocus blur mixes the small pocket with the dark frame beside it.
+    assert max(errors) < (1.0 if difficulty == "clean" else 1.5), errors
     if difficulty == "clean":
         assert report["distortion_max_px"] == 0.0
     else:
