@@ -112,8 +112,8 @@ def vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float,
     is_line[:margin] = is_line[-margin:] = False
     is_line[:, :margin] = is_line[:, -margin:] = False
     ys, xs = np.nonzero(is_line)
-    if len(xs) > 4000:
-        pick = np.random.default_rng(0).choice(len(xs), 4000, replace=False)
+    if len(xs) > 2500:
+        pick = np.random.default_rng(0).choice(len(xs), 2500, replace=False)
         ys, xs = ys[pick], xs[pick]
     mag = np.hypot(gx[ys, xs], gy[ys, xs])
     keep = mag > 1e-3
@@ -122,7 +122,7 @@ def vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float,
     h, w = gray.shape
     cell = 2
     gw, gh = w // cell + 1, h // cell + 1
-    distances = np.arange(min_radius_px, max_radius_px, 2.0, dtype=np.float32)
+    distances = np.arange(min_radius_px, max_radius_px, 2.5, dtype=np.float32)
     votes = np.zeros(gw * gh, np.float32)
     for sign in (1.0, -1.0):
         vx = np.floor((xs[:, None] + sign * dx[:, None] * distances) / cell).astype(np.int32)

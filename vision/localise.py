@@ -41,9 +41,15 @@ def locate_board(
     image = validate_image(image)
     candidates = list(models) if models else available_models(game)
     best: BoardLocation | None = None
+    shared = {}
+    if game == "crokinole":
+        from vision.localise_crokinole import coarse_start
+
+        # the coarse stage does not depend on the small differences between crokinole models
+        shared["start"] = coarse_start(image, board=load_board(game, candidates[0]))
     for model in candidates:
         board = load_board(game, model)
-        location = _locator(game)(image, board=board)
+        location = _locator(game)(image, board=board, **shared)
         if location.found and (best is None or not best.found or location.error_mm < best.error_mm):
             best = location
         elif best is None:

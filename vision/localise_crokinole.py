@@ -106,7 +106,7 @@ def _coarse_ellipse(
     max_radius = int(0.75 * max(h, w))
     min_radius = 0.025 * min(h, w)
     best = (centre_px, np.zeros(n_sectors), -1.0)
-    for half, step, n_angles, radius_step in ((12, 4, 72, 2.0), (2, 1, 144, 1.0)):
+    for half, step, n_angles, radius_step in ((12, 6, 72, 2.0), (3, 1.5, 144, 1.0)):
         origin = best[0]
         for dy in np.arange(-half, half + 1, step):
             for dx in np.arange(-half, half + 1, step):
@@ -197,8 +197,49 @@ def _rotation(angle_deg: float) -> np.ndarray:
     return np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
 
 
+@dataclass(frozen=True)
+class CoarseStart:
+    """The coarse stage's answer: an affine board -> image map (None: no concentric lines) and the line polarity.
+
+    Crokinole models differ little in their line ratios, so one start serves them all.
+    """
+
+    homography: np.ndarray | None
+    polarity: str = "dark"
+
+
+def coarse_start(image: np.ndarray, *, board: CrokinoleBoard, settings: CrokinoleSettings = CrokinoleSettings()) -> CoarseStart:
+    """Centre, scale and ellipse of the scoring lines, on a small copy of the frame."""
+    radii = board.line_radii_mm()
+    line_radius_mm = np.array([radii[v] for v in (15, 10, 5)])
+    ratios = line_radius_mm / line_radius_mm[0]
+    coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
+    coarse_scale = coarse_gray.shape[1] / image.shape[1]
+    side = min(coarse_gray.shape)
+    # lines are dark ink on wood, or light paint on painted boards: the polarity whose lines
+    # show best about the voted centre is searched further
+    best = None
+    for polarity in ("dark", "bright"):
+        response = line_response(coarse_gray, width_px=5, polarity=polarity)
+        voted = vote_centre(response, coarse_gray, min_radius_px=0.04 * side, max_radius_px=0.6 * max(coarse_gray.shape))
+        profiles = _sector_profiles(response, voted, int(0.75 * max(coarse_gray.shape)), 72, 2.0, 12)
+        _, score = _template_fit(profiles, ratios, 0.025 * side / 2.0)
+        if best is None or score > best[0]:
+            best = (score, polarity, response, voted)
+    _, polarity, response, voted = best
+    centre, sector_radius_px, strength = _coarse_ellipse(response, voted, ratios)
+    initial = _initial_homography(centre, sector_radius_px, line_radius_mm[0]) if strength >= 0.006 else None
+    if initial is None:
+        return CoarseStart(None, polarity)
+    return CoarseStart(np.diag([1 / coarse_scale, 1 / coarse_scale, 1.0]) @ initial, polarity)
+
+
 def locate_crokinole(
-    image: np.ndarray, *, board: CrokinoleBoard, settings: CrokinoleSettings = CrokinoleSettings()
+    image: np.ndarray,
+    *,
+    board: CrokinoleBoard,
+    settings: CrokinoleSettings = CrokinoleSettings(),
+    start: CoarseStart | None = None,
 ) -> BoardLocation:
     """Find a crokinole board in a BGR frame.
 
@@ -208,6 +249,8 @@ def locate_crokinole(
     board : CrokinoleBoard
         The board model (line radii, pegs).
     settings : CrokinoleSettings
+    start : CoarseStart, optional
+        A coarse stage already run on this frame (e.g. for another model).
 
     Returns
     -------
@@ -219,23 +262,11 @@ def locate_crokinole(
     line_values = (15, 10, 5)
     line_radius_mm = np.array([radii[v] for v in line_values])
 
-    coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
-    coarse_scale = coarse_gray.shape[1] / image.shape[1]
-
     # 1. coarse centre and scale
-    # lines are dark ink on wood, or light paint on painted boards: keep the polarity that fits
-    side = min(coarse_gray.shape)
-    strength = -1.0
-    for candidate in ("dark", "bright"):
-        coarse_response = line_response(coarse_gray, width_px=5, polarity=candidate)
-        voted = vote_centre(coarse_response, coarse_gray, min_radius_px=0.04 * side, max_radius_px=0.6 * max(coarse_gray.shape))
-        found = _coarse_ellipse(coarse_response, voted, line_radius_mm / line_radius_mm[0])
-        if found[2] > strength:
-            (centre, sector_radius_px, strength), polarity = found, candidate
-    initial = _initial_homography(centre, sector_radius_px, line_radius_mm[0]) if strength >= 0.006 else None
-    if initial is None:
+    start = start or coarse_start(image, board=board, settings=settings)
+    if start.homography is None:
         return not_found("no concentric scoring lines")
-    initial = np.diag([1 / coarse_scale, 1 / coarse_scale, 1.0]) @ initial
+    initial, polarity = start.homography, start.polarity
     image_px_per_mm = float(np.sqrt(abs(np.linalg.det(initial[:2, :2]))))
     centre_image = initial[:2, 2]
     # the fine stages work on the board's region, at a scale where its radius is about fine_radius_px
@@ -270,7 +301,7 @@ def locate_crokinole(
         bad = np.abs(residual) > max(3.0, 4 * np.median(np.abs(residual)))
         ok_idx = np.flatnonzero(ok)
         ok[ok_idx[bad]] = False
-        if ok.sum() >= 24 and bad.any():
+        if ok.sum() >= 24 and bad.sum() > 0.05 * len(bad):
             homography, residual, _ = refine_on_circles(homography, found_px[ok], all_radius_mm[ok], loss_scale_mm=1.0)
 
     support = [ok[i * n : (i + 1) * n].mean() for i in range(len(line_values))]
