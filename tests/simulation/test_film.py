@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.geometry import load_board
+from calibration.geometry import GAMES, available_models, load_board
 from simulation.film import camera_report, film_still, film_video
 from simulation.looks import looks_for
 from simulation.scene import PieceState, SceneFrame, Shot, Timeline
@@ -132,10 +132,10 @@ def test_same_seed_same_pixels_and_other_seed_differs():
     assert not np.array_equal(a, c)
 
 
-@pytest.mark.parametrize("game", ["carrom", "crokinole", "couronne"])
+@pytest.mark.parametrize("game, model", [(g, m) for g in GAMES for m in available_models(g)])
 @pytest.mark.parametrize("difficulty", ["clean", "easy", "medium", "hard"])
-def test_every_game_and_difficulty_films_the_board_in_view(game, difficulty):
-    board = load_board(game)
+def test_every_board_and_difficulty_films_the_board_in_view(game, model, difficulty):
+    board = load_board(game, model)
     image, h = film_still(EMPTY, board=board, seed=3, difficulty=difficulty, resolution=(240, 160))
     assert image.shape == (160, 240, 3) and image.dtype == np.uint8
     centre = _project(h, np.zeros((1, 2)))[0]
