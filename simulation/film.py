@@ -226,7 +226,8 @@ def film_video(timeline: Timeline, *, board: BoardModel, seed: int, difficulty: 
     dict with ``homography`` (first frame, 3x3 list), ``homography_changes``
     (``[{"t", "homography"}]`` after each camera bump), ``hands`` (``[{"t_start",
     "t_end", "seat"}]``), ``light_changes`` (times), ``frames``, ``fps``, and the
-    camera report (``look``, ``camera_matrix``, ``dist_coeffs``, ``distortion_max_px``).
+    camera report of `camera_report` (``look``, ``camera_matrix``, ``dist_coeffs``,
+    ``rotation``, ``translation_mm``, ``distortion_max_px``; for the first frame).
     """
     if not timeline.frames:
         raise ValueError("timeline has no frames")

@@ -126,7 +126,7 @@ class HandLayer:
             cv2.fillPoly(small, [np.round((pts - off) / q * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
         small = cv2.GaussianBlur(small, (0, 0), max(0.5, 14.0 * scale / q))
         shadow = cv2.resize(small, (small.shape[1] * q, small.shape[0] * q), interpolation=cv2.INTER_LINEAR)[: y1 - y0, : x1 - x0]
-        roi *= (1.0 - 0.45 * shadow.astype(np.float32) / 255.0)[:, :, None]
+        roi *= (1.0 - 0.5 * shadow.astype(np.float32) / 255.0)[:, :, None]
         for kind in ("sleeve", "skin"):
             mask = np.zeros(roi.shape[:2], np.uint8)
             for pts, k in projected:
