@@ -93,14 +93,34 @@ def last_seq(db: Session, match_id: int) -> int:
 
 
 def append_events(db: Session, match_id: int, new: list[dict[str, Any]], *, token: Token) -> tuple[MatchLog, dict[str, Any]]:
-    """Validate `new` against the stored log, store it, and return the new log and its replay.
+    """Validate `new` against the stored log, then store it with its audit entries in one commit.
 
-    Events without an `id` get `e<seq>`, so a later `correct` or `void` can name them.
+    Parameters
+    ----------
+    db : Session
+    match_id : int
+    new : list of dict
+        Events in log order; one without an `id` gets `e<seq>` (or `e<seq>.<n>` if taken),
+        so that a later `correct` or `void` can name it.
+    token : Token
+        Who writes; recorded on the events and in the audit trail.
+
+    Returns
+    -------
+    (MatchLog, dict)
+        The stored log after the write, and its replay (the `score` result).
+
+    Raises
+    ------
+    NotFound, Rejected (the log would not replay; nothing stored), EngineUnavailable,
+    Conflict (another process appended the same seq; nothing stored).
     """
     with _append_lock:
         log = load_log(db, match_id)
         next_seq = len(log.events) + 1
-        bodies = [body if "id" in body else {**body, "id": f"e{next_seq + k}"} for k, body in enumerate(new)]
+        taken = {event.body.get("id") for event in log.events} | {body.get("id") for body in new}
+        bodies = [body if "id" in body else {**body, "id": _free_id(f"e{next_seq + k}", taken)}
+                  for k, body in enumerate(new)]
         result = replay_checked(log.lines + bodies, first_new=len(log.lines))
         rows = [
             Event(match_id=match_id, seq=next_seq + k, body=body, created_by=token.id)
@@ -118,6 +138,14 @@ def append_events(db: Session, match_id: int, new: list[dict[str, Any]], *, toke
             db.rollback()
             raise Conflict("another write to this match landed at the same moment; nothing was stored, retry") from None
         return MatchLog(match=log.match, events=log.events + tuple(rows)), result
+
+
+def _free_id(wanted: str, taken: set) -> str:
+    candidate, n = wanted, 1
+    while candidate in taken:
+        candidate, n = f"{wanted}.{n}", n + 1
+    taken.add(candidate)
+    return candidate
 
 
 def _action(body: dict[str, Any]) -> str:

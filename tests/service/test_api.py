@@ -185,3 +185,10 @@ def test_concurrent_writers_each_get_their_own_sequence_number(server, client, s
     assert seqs == list(range(1, 21))
     stored_ids = {row["event"]["id"] for row in client.get(f"/api/matches/{match_id}/events").json()}
     assert stored_ids == {f"c{k}" for k in range(20)}
+
+
+def test_given_ids_never_collide_with_assigned_ones(client, script, match_id):
+    client.post(f"/api/matches/{match_id}/events", json={**script.quiet, "id": "e2"}).raise_for_status()
+    second = client.post(f"/api/matches/{match_id}/events", json=script.quiet)
+    assert second.status_code == 201, second.text
+    assert second.json()["events"][0]["event"]["id"] not in ("e2", None)
