@@ -35,7 +35,7 @@ from calibration.geometry import BoardModel, CrokinoleBoard
 from simulation.camera import Camera, sample_camera
 from simulation.camera_light import Lighting, SensorNoise, blend_lighting, jpeg_roundtrip, light_changed, sample_lighting
 from simulation.hands import HandLayer
-from simulation.looks import Look, choose_look, difficulty_settings
+from simulation.looks import Look, choose_look, difficulty_settings, jittered
 from simulation.render_board import Canvas, outer_half_size_mm, render_board
 from simulation.render_pieces import PieceLayer
 from simulation.scene import SceneFrame, Timeline
@@ -127,7 +127,10 @@ def _look_and_camera(board: BoardModel, *, seed: int, difficulty: str, resolutio
         raise ValueError(f"resolution must be (width, height) of at least 16 px, got {resolution!r}")
     resolution = (int(resolution[0]), int(resolution[1]))
     settings = difficulty_settings(difficulty)
-    chosen = choose_look(board.game, rng=_rng(seed, "look"), name=look)
+    look_rng = _rng(seed, "look")
+    chosen = choose_look(board.game, rng=look_rng, name=look)
+    if look is None:
+        chosen = jittered(chosen, rng=look_rng)
     camera = sample_camera(outline_mm=board_outline_mm(board), resolution=resolution, settings=settings, rng=_rng(seed, "camera"))
     return settings, chosen, camera
 
@@ -177,7 +180,8 @@ def film_still(frame: SceneFrame, *, board: BoardModel, seed: int, difficulty: s
     seed : everything random (look, camera pose, light, noise) is drawn from it.
     difficulty : "clean", "easy", "medium" or "hard".
     resolution : (width, height) of the image in px.
-    look : a look name from ``simulation/looks/<game>.json``; drawn from the seed when None.
+    look : a look name from ``simulation/looks/<game>.json``, drawn exactly; when None a look is
+        drawn from the seed and its colours varied a little.
 
     Returns
     -------

@@ -39,6 +39,23 @@ class Look:
         return float(self.data[key].get("grain", 0.0))
 
 
+def jittered(look: Look, *, rng: np.random.Generator, amount: float = 0.07) -> Look:
+    """The same look with every colour shifted a little (brightness and tint), pieces half as much.
+
+    Boards of one design still differ: wood from another tree, a faded print.
+    """
+
+    def shift(value: Any, scale: float) -> Any:
+        if isinstance(value, list) and len(value) == 3 and all(isinstance(c, (int, float)) for c in value):
+            level = 1.0 + rng.uniform(-scale, scale)
+            return [int(np.clip(c * level * (1.0 + rng.uniform(-scale, scale) / 2), 0, 255)) for c in value]
+        if isinstance(value, dict):
+            return {k: shift(v, scale / 2 if k == "pieces" else scale) for k, v in value.items()}
+        return value
+
+    return Look(game=look.game, name=look.name, data=shift(look.data, amount))
+
+
 @cache
 def _looks_file(game: str) -> dict[str, Any]:
     path = resources.files("simulation").joinpath("looks", f"{game}.json")
