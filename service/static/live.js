@@ -90,6 +90,7 @@ const boardreader = (() => {
     const score = scoreOf(state);
     return {
       sides,
+      gamesWon: state.games_won ? sides.map((side) => state.games_won[side] ?? 0) : null,
       scores: sides.map((side) => score[side] ?? 0),
       period: periodOf(state),
       detail: detailOf(state),
