@@ -76,8 +76,9 @@ class RateLimiter:
         capacity = max(self.rate_per_s, 1.0)
         tokens, last_s = self._buckets.get(key, (capacity, now_s))
         tokens = min(capacity, tokens + (now_s - last_s) * self.rate_per_s)
-        if tokens < 1.0:
+        # A client that waits exactly the time it was told must get through despite rounding.
+        if tokens < 1.0 - 1e-9:
             self._buckets[key] = (tokens, now_s)
             return (1.0 - tokens) / self.rate_per_s
-        self._buckets[key] = (tokens - 1.0, now_s)
+        self._buckets[key] = (max(tokens - 1.0, 0.0), now_s)
         return 0.0
