@@ -20,7 +20,7 @@ from simulation.physics_boards import COIN, STRIKER, carrom_table
 from simulation.play_clock import Recorder
 from simulation.players import Skill, carrom_flick
 from simulation.scene import Seat, Timeline
-from simulation.truth import replayed_score
+from simulation.play_referee import Referee
 
 SIDES = ("A", "B")
 COINS_PER_COLOUR = 9
@@ -118,10 +118,8 @@ def play_carrom(board: CarromBoard, *, seed: int, fps: float, boards: int | None
     recorder = Recorder(table, fps=fps)
     skills = {side: Skill(angle_sigma_deg=float(rng.uniform(0.7, 1.6)), speed_sigma=float(rng.uniform(0.05, 0.11)))
               for side in SIDES}
-    log: list[dict[str, Any]] = [match_line()]
-    result = replayed_score(log)
-    if "error" in result:
-        raise RuntimeError(result["error"])
+    referee = Referee(match_line())
+    result = referee.result
     current = (result["live"]["game"], result["live"]["board"])
     boards_done = 0
     recorder.event("board_start", game=current[0], board=current[1])
@@ -143,9 +141,9 @@ def play_carrom(board: CarromBoard, *, seed: int, fps: float, boards: int | None
         if recorder.strokes >= (max_strokes if max_strokes is not None else MAX_MATCH_STROKES):
             break
         _place_returned(table, board, recorder, live["to_place"], rng)
-        log.append(_stroke(table, board, recorder, striker, live, skills, rng))
-        result = replayed_score(log)
-    return recorder.timeline(game="carrom", board_model=board.model, event_log=log, score=result)
+        result = referee.add(_stroke(table, board, recorder, striker, live, skills, rng))
+    return recorder.timeline(game="carrom", board_model=board.model, event_log=referee.log,
+                             score=referee.final_score())
 
 
 def _stroke(table: Table, board: CarromBoard, recorder: Recorder, striker: int, live: dict[str, Any],

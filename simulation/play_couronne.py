@@ -19,7 +19,7 @@ from simulation.physics_boards import RING, SHOOTER_RING, couronne_table, seat_t
 from simulation.play_clock import Recorder
 from simulation.players import Skill, couronne_flick
 from simulation.scene import Seat, Timeline
-from simulation.truth import replayed_score
+from simulation.play_referee import Referee
 
 SIDES = ("pink", "blue")
 SEAT_OF_SIDE: dict[str, Seat] = {"pink": "south", "blue": "north"}
@@ -99,20 +99,18 @@ def play_couronne(board: CouronneBoard, *, seed: int, fps: float, max_strokes: i
     recorder = Recorder(table, fps=fps)
     skills = {side: Skill(angle_sigma_deg=float(rng.uniform(0.8, 1.8)), speed_sigma=float(rng.uniform(0.06, 0.12)))
               for side in SIDES}
-    log: list[dict[str, Any]] = [match_line()]
-    result = replayed_score(log)
-    if "error" in result:
-        raise RuntimeError(result["error"])
+    referee = Referee(match_line())
+    result = referee.result
     last_side = SIDES[0]
     while result.get("winner") is None and result["live"]["turn"] is not None:
         if recorder.strokes >= (max_strokes if max_strokes is not None else MAX_GAME_STROKES):
             break
         _place_returned(table, board, recorder, result["live"]["to_place"], last_side, rng)
         side = result["live"]["turn"]
-        log.append(_stroke(table, board, recorder, shooters, side, skills[side], rng))
+        result = referee.add(_stroke(table, board, recorder, shooters, side, skills[side], rng))
         last_side = side
-        result = replayed_score(log)
-    return recorder.timeline(game="couronne", board_model=board.model, event_log=log, score=result)
+    return recorder.timeline(game="couronne", board_model=board.model, event_log=referee.log,
+                             score=referee.final_score())
 
 
 def _stroke(table: Table, board: CouronneBoard, recorder: Recorder, shooters: dict[str, int], side: str,

@@ -20,14 +20,12 @@ from simulation.physics_boards import CROKINOLE_DISC, crokinole_table, seat_to_b
 from simulation.play_clock import Recorder
 from simulation.players import Skill, crokinole_flick
 from simulation.scene import Seat, Timeline
-from simulation.truth import replayed_score
+from simulation.play_referee import Referee
 
 SIDES = ("A", "B")
 KIND_OF_SIDE = {"A": "light", "B": "dark"}
 SEAT_OF_SIDE: dict[str, Seat] = {"A": "south", "B": "north"}
 DISCS_PER_SIDE = 8
-#: Rounds played when no limit is given and the rules engine cannot say the match is over.
-DEFAULT_ROUNDS = 4
 
 
 def match_line() -> dict[str, Any]:
@@ -63,19 +61,20 @@ def play_crokinole(board: CrokinoleBoard, *, seed: int, fps: float, rounds: int 
     recorder = Recorder(table, fps=fps)
     skills = {side: Skill(angle_sigma_deg=float(rng.uniform(0.8, 1.8)), speed_sigma=float(rng.uniform(0.06, 0.12)))
               for side in SIDES}
-    log: list[dict[str, Any]] = [match_line()]
+    referee = Referee(match_line())
     round_index = 0
     while True:
         if rounds is not None and round_index >= rounds:
             break
-        if _match_over(log, round_index, limited=rounds is not None):
+        # A tie that needs a shoot-out at the hole ends the simulation: shoot-outs are not played.
+        if referee.is_over or referee.result["live"].get("shootout_required"):
             break
-        starter = replayed_score(log).get("live", {}).get("starter") or SIDES[round_index % 2]
+        starter = referee.result["live"].get("starter") or SIDES[round_index % 2]
         complete = _play_round(table, board, recorder, discs, starter=starter, skills=skills, rng=rng,
                                max_shots=max_shots)
         if not complete:
             break
-        log.append(_round_event(table, board, discs))
+        referee.add(_round_event(table, board, discs))
         recorder.event("round_end", round=round_index + 1)
         round_index += 1
         recorder.wait(1.0)
@@ -84,16 +83,8 @@ def play_crokinole(board: CrokinoleBoard, *, seed: int, fps: float, rounds: int 
                 table.set_aside(piece_id, "off", x_mm=_beside_seat(board, SEAT_OF_SIDE[side], k)[0],
                                 y_mm=_beside_seat(board, SEAT_OF_SIDE[side], k)[1])
         recorder.wait(1.0)
-    return recorder.timeline(game="crokinole", board_model=board.model, event_log=log, score=replayed_score(log))
-
-
-def _match_over(log: list[dict[str, Any]], rounds_played: int, *, limited: bool) -> bool:
-    score = replayed_score(log)
-    if "error" in score:
-        return not limited and rounds_played >= DEFAULT_ROUNDS
-    # A tie that needs a shoot-out at the hole ends the simulation: shoot-outs are not played.
-    return (score.get("winner") is not None or bool(score.get("outcome"))
-            or bool(score.get("live", {}).get("shootout_required")))
+    return recorder.timeline(game="crokinole", board_model=board.model, event_log=referee.log,
+                             score=referee.final_score())
 
 
 def _play_round(table: Table, board: CrokinoleBoard, recorder: Recorder, discs: dict[str, list[int]], *,

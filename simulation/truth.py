@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from calibration.geometry import BoardModel, CrokinoleBoard
-from scoring import replay
 from simulation.scene import PieceState, SceneFrame, Timeline
 
 #: The event types vision observes (design.md); other timeline events (board and round ends) are markers.
@@ -25,15 +24,6 @@ KINDS = {
     "crokinole": ("light", "dark"),
     "couronne": ("pink", "blue", "shooter"),
 }
-
-
-def replayed_score(event_log: list[dict[str, Any]]) -> dict[str, Any]:
-    """`scoring.replay` of the log; while a game's rules engine is not written, an `error` entry."""
-    try:
-        return replay(event_log)
-    except NotImplementedError:
-        game = event_log[0].get("game") if event_log else None
-        return {"game": game, "error": f"the {game} rules engine is not available"}
 
 
 def piece_record(state: PieceState) -> dict[str, Any]:

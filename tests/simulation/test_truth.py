@@ -210,3 +210,14 @@ def test_events_do_not_depend_on_the_frame_rate():
     fast = play_crokinole(board, seed=8, fps=60, rounds=1, max_shots=3)
     assert slow.events == fast.events
     assert len(fast.frames) > 10 * len(slow.frames) > 0
+
+
+@pytest.mark.parametrize("game", ["carrom", "crokinole", "couronne"])
+def test_referee_fed_one_event_at_a_time_agrees_with_a_full_replay(game, request):
+    from scoring import replay
+    from simulation.play_referee import Referee
+
+    log = request.getfixturevalue(game).event_log
+    referee = Referee(log[0])
+    for n, event in enumerate(log[1:], start=2):
+        assert referee.add(event) == replay(list(log[:n]))
