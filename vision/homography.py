@@ -91,7 +91,7 @@ def rectify(
     homography: np.ndarray,
     *,
     px_per_mm: float,
-    half_extent_mm: float,
+    half_extent_mm: float = 400.0,
 ) -> np.ndarray:
     """Top-down view of the board at a fixed scale.
 
@@ -105,6 +105,7 @@ def rectify(
     half_extent_mm : float
         The output covers board x and y in [-half_extent_mm, half_extent_mm];
         north (+y) is at the top of the output, as seen from the south seat.
+        The default covers every shipped board's playing surface.
 
     Returns
     -------

@@ -78,3 +78,16 @@ def test_board_view_maps_image_pixels_into_the_view():
     assert view.shape[:2] == (300, 300)
     corner = to_view @ np.array([1200.0, 100.0, 1.0])
     assert corner[:2] == pytest.approx([0.0, 0.0], abs=1e-6)
+
+
+def test_a_50_megapixel_photo_loads_bounded(tmp_path):
+    y, x = np.mgrid[0:6000, 0:8400]
+    flat = ((x // 7 + y // 5) % 256).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", cv2.merge([flat, flat, flat]), [cv2.IMWRITE_JPEG_QUALITY, 60])
+    assert ok
+    del y, x, flat
+    path = tmp_path / "huge.jpg"
+    path.write_bytes(data.tobytes())
+    image = load_image(path, max_side_px=1600)
+    assert max(image.shape[:2]) == 1600
+    assert image.shape[1] / image.shape[0] == pytest.approx(8400 / 6000, rel=0.01)

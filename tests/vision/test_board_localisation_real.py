@@ -81,3 +81,11 @@ def test_the_measured_club_model_is_chosen_for_the_octagonal_board():
 def test_a_crokinole_photo_is_no_carrom_board():
     image = load_image(REALDATA / "crokinole" / "sam_board_2025" / "sam_board3.jpg", max_side_px=1024)
     assert not locate_board(image, game="carrom").found
+
+
+def test_half_a_board_is_a_clear_answer():
+    image = load_image(REALDATA / "crokinole" / "sam_board_2025" / "sam_board1.jpg", max_side_px=1200)
+    half = np.ascontiguousarray(image[:, : int(image.shape[1] * 0.4)])
+    location = locate_board(half, game="crokinole", models=["octagon_club"])
+    assert not location.found
+    assert location.reason
