@@ -231,3 +231,30 @@ def test_the_raised_frame_is_seen_in_perspective():
     for edge, predicted in gaps_px:  # (measured, predicted) px beyond the flat outline
         assert predicted > 3.0  # a 22 mm frame seen from about 2 m is visibly larger than a flat one
         assert abs(edge - predicted) < 1.0, gaps_px
+
+
+def _decode(path) -> list[np.ndarray]:
+    cap = cv2.VideoCapture(str(path))
+    frames = []
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        frames.append(frame)
+    cap.release()
+    return frames
+
+
+def test_same_seed_films_the_same_video(tmp_path):
+    board = load_board("couronne")
+    r = board.ring_outer_diameter_mm / 2
+    frames = tuple(SceneFrame(i / 10, (PieceState(0, "pink", 10.0 * i, 0.0, r, status="moving", vx_mm_s=100.0),)) for i in range(8))
+    shot = Shot(seat="east", t_start_s=0.0, t_strike_s=0.4, t_end_s=0.7, x_mm=0.0, y_mm=0.0)
+    timeline = Timeline(game="couronne", board_model=board.model, fps=10.0, frames=frames, shots=(shot,))
+    kwargs = dict(board=board, seed=3, difficulty="hard", resolution=(160, 120))
+    a = film_video(timeline, out_path=tmp_path / "a.mp4", **kwargs)
+    b = film_video(timeline, out_path=tmp_path / "b.mp4", **kwargs)
+    assert a == b
+    fa, fb = _decode(tmp_path / "a.mp4"), _decode(tmp_path / "b.mp4")
+    assert len(fa) == len(fb) == len(frames)
+    assert all(np.array_equal(x, y) for x, y in zip(fa, fb))
