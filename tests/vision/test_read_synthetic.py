@@ -1,0 +1,66 @@
+"""Reading simulated stills back against their exact truth (a few seeds per game, rendered in the test)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.geometry import load_board
+from simulation import truth
+from simulation.film import film_still
+from simulation.play_still import still_scene
+from vision.pieces_read import read_pieces
+
+RESOLUTION = (1280, 720)
+SEEDS = (5101, 5102)
+
+
+def _read_still(game: str, seed: int):
+    board = load_board(game)
+    timeline, _ = still_scene(board, seed=seed)
+    image, homography = film_still(timeline.frames[-1], board=board, seed=seed, difficulty="clean",
+                                   resolution=RESOLUTION)
+    document = truth.still_truth(timeline, board, seed=seed, homography=homography)
+    return read_pieces(image, homography=homography, board=board), document
+
+
+def _matches(found, true, *, within_mm: float = 5.0) -> list[tuple[int, int]]:
+    pairs, used = [], set()
+    for i, piece in enumerate(found):
+        d = [np.hypot(piece.x_mm - t["x_mm"], piece.y_mm - t["y_mm"]) if j not in used else np.inf
+             for j, t in enumerate(true)]
+        if d and min(d) <= within_mm:
+            used.add(int(np.argmin(d)))
+            pairs.append((i, int(np.argmin(d))))
+    return pairs
+
+
+@pytest.mark.parametrize("game", ["carrom", "crokinole", "couronne"])
+def test_clean_stills_read_back(game):
+    found_total = true_total = matched = class_ok = 0
+    for seed in SEEDS:
+        reading, document = _read_still(game, seed)
+        pairs = _matches(reading.pieces, document["pieces"])
+        found_total += len(reading.pieces)
+        true_total += len(document["pieces"])
+        matched += len(pairs)
+        class_ok += sum(reading.pieces[i].kind == document["pieces"][j]["kind"] for i, j in pairs)
+        if game == "crokinole":
+            for i, j in pairs:
+                if abs(document["pieces"][j]["line_clearance_mm"]) > 1.0:
+                    assert reading.pieces[i].zone == document["pieces"][j]["zone"]
+    assert true_total > 0
+    assert matched / max(found_total, 1) >= 0.95, f"precision {matched}/{found_total}"
+    assert matched / true_total >= 0.85, f"recall {matched}/{true_total}"
+    assert class_ok / max(matched, 1) >= 0.9, f"class {class_ok}/{matched}"
+
+
+def test_an_empty_board_reads_empty():
+    from simulation.film import film_still as film
+    from simulation.scene import SceneFrame
+
+    board = load_board("crokinole")
+    image, homography = film(SceneFrame(0.0, ()), board=board, seed=5103, difficulty="clean", resolution=RESOLUTION)
+    reading = read_pieces(image, homography=homography, board=board)
+    assert reading.pieces == ()
+    assert reading.round_score() == {"light": 0, "dark": 0}

@@ -1,0 +1,261 @@
+"""Find discs of a known radius in a rectified board image.
+
+A piece seen from above is a filled disc whose rim is an edge all the way round.
+Every edge pixel votes for the points one radius away along its gradient, on both
+sides (a piece may be lighter or darker than the board); the votes pile up at
+disc centres. Each pile is then checked on the rim itself: around the
+circumference, how much of it shows a radial edge, and a circle is fitted to
+those edge points for a sub-pixel centre and the measured radius.
+
+Printed lines give votes spread along a line, wood grain and glare give
+scattered votes; touching pieces keep most of their rim, so clusters survive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class EdgeField:
+    """Colour edges of an image: strength and unit direction (sign-free) per pixel."""
+
+    magnitude: np.ndarray
+    ux: np.ndarray
+    uy: np.ndarray
+    threshold: float
+
+
+@dataclass(frozen=True)
+class DiscCandidates:
+    """Circles found for one nominal radius (view pixels).
+
+    Attributes
+    ----------
+    centres_px : (n, 2) float ndarray
+    radii_px : (n,) float ndarray, measured
+    support : (n,) float ndarray, share of the rim showing a radial edge, 0..1
+    residual_px : (n,) float ndarray, RMS distance of rim edge points from the fitted circle
+    sectors : (n,) int ndarray, how many of the rim's 8 sectors show an edge over at least half their length
+    strength : (n,) float ndarray, median radial edge strength around the rim
+    """
+
+    centres_px: np.ndarray
+    radii_px: np.ndarray
+    support: np.ndarray
+    residual_px: np.ndarray
+    sectors: np.ndarray
+    strength: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.radii_px)
+
+    def filter(self, mask: np.ndarray) -> "DiscCandidates":
+        return DiscCandidates(self.centres_px[mask], self.radii_px[mask], self.support[mask], self.residual_px[mask],
+                              self.sectors[mask], self.strength[mask])
+
+
+def edge_field(image: np.ndarray, *, smooth_px: float = 1.2) -> EdgeField:
+    """Colour gradient of a BGR image (largest eigenvalue of the Lab structure tensor).
+
+    Colour matters: a red queen on a blue board, or a white coin on a yellow print,
+    can have almost no brightness step.
+    """
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.GaussianBlur(lab, (0, 0), smooth_px)
+    gxx = np.zeros(image.shape[:2], np.float32)
+    gyy = np.zeros_like(gxx)
+    gxy = np.zeros_like(gxx)
+    for channel, weight in ((0, 1.0), (1, 1.5), (2, 1.5)):
+        gx = cv2.Sobel(lab[:, :, channel], cv2.CV_32F, 1, 0, ksize=3) * (weight / 8)
+        gy = cv2.Sobel(lab[:, :, channel], cv2.CV_32F, 0, 1, ksize=3) * (weight / 8)
+        gxx += gx * gx
+        gyy += gy * gy
+        gxy += gx * gy
+    root = np.sqrt((gxx - gyy) ** 2 + 4 * gxy * gxy)
+    magnitude = np.sqrt(np.maximum(0.5 * (gxx + gyy + root), 0))
+    theta = 0.5 * np.arctan2(2 * gxy, gxx - gyy)
+    # The rim of a piece stands well above the texture of the board around it.
+    threshold = float(max(2.0, 2.5 * np.median(magnitude)))
+    return EdgeField(magnitude, np.cos(theta), np.sin(theta), threshold)
+
+
+def vote_centres(edges: EdgeField, *, radius_px: float, spread: float = 0.06) -> np.ndarray:
+    """Accumulator of centre votes for discs of `radius_px` (same shape as the image).
+
+    Each strong edge pixel votes at a few radii within ``radius_px * (1 +- spread)``
+    on both sides of itself, weighted by its strength (capped, so one glint
+    cannot outvote a whole rim).
+    """
+    h, w = edges.magnitude.shape
+    ys, xs = np.nonzero(edges.magnitude > edges.threshold)
+    weight = np.minimum(edges.magnitude[ys, xs], 4 * edges.threshold)
+    ux, uy = edges.ux[ys, xs], edges.uy[ys, xs]
+    acc = np.zeros(h * w, np.float64)
+    for r in radius_px * np.linspace(1 - spread, 1 + spread, 3):
+        for sign in (1.0, -1.0):
+            cx = np.rint(xs + sign * r * ux).astype(np.int64)
+            cy = np.rint(ys + sign * r * uy).astype(np.int64)
+            inside = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+            acc += np.bincount(cy[inside] * w + cx[inside], weights=weight[inside], minlength=h * w)
+    acc = acc.reshape(h, w).astype(np.float32)
+    return cv2.GaussianBlur(acc, (0, 0), max(1.0, 0.08 * radius_px))
+
+
+def accumulator_peaks(acc: np.ndarray, *, min_distance_px: float, min_value: float) -> np.ndarray:
+    """Local maxima (x, y) of the accumulator at least `min_value` high, strongest first."""
+    size = max(3, int(min_distance_px) | 1)
+    dilated = cv2.dilate(acc, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    ys, xs = np.nonzero((acc >= dilated) & (acc >= min_value))
+    order = np.argsort(-acc[ys, xs])
+    return np.column_stack([xs[order], ys[order]]).astype(np.float64)
+
+
+def _rim_points(edges: EdgeField, centres: np.ndarray, radius_px: float, *, n_angles: int,
+                search_px: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Along rays from each centre, the strongest radial edge near `radius_px`.
+
+    Returns the edge points (n, k, 2), their radial edge strength (n, k) and the
+    ray angles (k,).
+    """
+    angles = np.linspace(0, 2 * np.pi, n_angles, endpoint=False)
+    cos, sin = np.cos(angles), np.sin(angles)
+    offsets = np.arange(-search_px, search_px + 0.5, 0.5)
+    radii = radius_px + offsets
+    px = centres[:, 0, None, None] + radii[None, None, :] * cos[None, :, None]
+    py = centres[:, 1, None, None] + radii[None, None, :] * sin[None, :, None]
+    map_x, map_y = px.astype(np.float32), py.astype(np.float32)
+    flat_x, flat_y = map_x.reshape(len(centres), -1), map_y.reshape(len(centres), -1)
+    mag = cv2.remap(edges.magnitude, flat_x, flat_y, cv2.INTER_LINEAR, borderValue=0).reshape(px.shape)
+    ux = cv2.remap(edges.ux, flat_x, flat_y, cv2.INTER_NEAREST, borderValue=0).reshape(px.shape)
+    uy = cv2.remap(edges.uy, flat_x, flat_y, cv2.INTER_NEAREST, borderValue=0).reshape(px.shape)
+    radial = mag * np.abs(ux * cos[None, :, None] + uy * sin[None, :, None])
+    # Prefer the edge nearest the nominal radius among comparable ones.
+    prior = 1.0 - 0.15 * (offsets / max(search_px, 1e-6)) ** 2
+    best = np.argmax(radial * prior[None, None, :], axis=2)
+    strength = np.take_along_axis(radial, best[..., None], axis=2)[..., 0]
+    bx = np.take_along_axis(px, best[..., None], axis=2)[..., 0]
+    by = np.take_along_axis(py, best[..., None], axis=2)[..., 0]
+    return np.stack([bx, by], axis=2), strength, angles
+
+
+def rim_radius(edges: EdgeField, centres_px: np.ndarray, *, min_radius_px: float, max_radius_px: float) -> np.ndarray:
+    """Radius (px) at which each circle's mean radial edge strength peaks, searched in [min, max].
+
+    Averaged over the whole rim, it tells a piece's size apart even where a
+    per-point search would latch onto a neighbour.
+    """
+    centres = np.asarray(centres_px, np.float64).reshape(-1, 2)
+    if len(centres) == 0:
+        return np.zeros(0)
+    angles = np.linspace(0, 2 * np.pi, 72, endpoint=False)
+    radii = np.arange(min_radius_px, max_radius_px + 0.25, 0.5)
+    cos, sin = np.cos(angles), np.sin(angles)
+    px = (centres[:, 0, None, None] + radii[None, :, None] * cos[None, None, :]).astype(np.float32)
+    py = (centres[:, 1, None, None] + radii[None, :, None] * sin[None, None, :]).astype(np.float32)
+    shape = px.shape
+    flat_x, flat_y = px.reshape(len(centres), -1), py.reshape(len(centres), -1)
+    mag = cv2.remap(edges.magnitude, flat_x, flat_y, cv2.INTER_LINEAR, borderValue=0).reshape(shape)
+    ux = cv2.remap(edges.ux, flat_x, flat_y, cv2.INTER_NEAREST, borderValue=0).reshape(shape)
+    uy = cv2.remap(edges.uy, flat_x, flat_y, cv2.INTER_NEAREST, borderValue=0).reshape(shape)
+    radial = mag * np.abs(ux * cos[None, None, :] + uy * sin[None, None, :])
+    profile = np.median(radial, axis=2)
+    return radii[np.argmax(profile, axis=1)]
+
+
+def _fit_circle(points: np.ndarray) -> tuple[np.ndarray, float]:
+    """Algebraic (Kasa) circle fit to (m, 2) points: centre and radius."""
+    x, y = points[:, 0], points[:, 1]
+    a = np.column_stack([x, y, np.ones_like(x)])
+    b = x * x + y * y
+    sol, *_ = np.linalg.lstsq(a, b, rcond=None)
+    cx, cy = sol[0] / 2, sol[1] / 2
+    r = np.sqrt(max(sol[2] + cx * cx + cy * cy, 0.0))
+    return np.array([cx, cy]), float(r)
+
+
+def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n_angles: int = 72,
+                iterations: int = 2) -> DiscCandidates:
+    """Measure each candidate's rim: support, refined centre, radius and fit residual.
+
+    Parameters
+    ----------
+    edges : EdgeField of the view.
+    centres_px : (n, 2) candidate centres.
+    radius_px : nominal radius of the piece in view pixels.
+
+    Returns
+    -------
+    DiscCandidates, one per input centre, in the same order.
+    """
+    centres = np.asarray(centres_px, np.float64).reshape(-1, 2).copy()
+    n = len(centres)
+    radii = np.full(n, float(radius_px))
+    support = np.zeros(n)
+    residual = np.full(n, np.inf)
+    sectors = np.zeros(n, int)
+    rim_strength = np.zeros(n)
+    if n == 0:
+        return DiscCandidates(centres, radii, support, residual, sectors, rim_strength)
+    search = max(2.0, 0.18 * radius_px)
+    for iteration in range(iterations + 1):
+        points, strength, _ = _rim_points(edges, centres, radius_px, n_angles=n_angles, search_px=search)
+        good = strength > edges.threshold
+        support = good.mean(axis=1)
+        sectors = (good.reshape(n, 8, -1).mean(axis=2) >= 0.5).sum(axis=1)
+        rim_strength = np.median(strength, axis=1)
+        if iteration == iterations:
+            break
+        for i in range(n):
+            if good[i].sum() < 0.3 * n_angles:
+                continue
+            pts = points[i][good[i]]
+            centre, r = _fit_circle(pts)
+            # A wild fit (other edges captured) keeps the previous centre.
+            if np.hypot(*(centre - centres[i])) < 0.35 * radius_px and abs(r - radius_px) < 0.25 * radius_px:
+                dist = np.hypot(pts[:, 0] - centre[0], pts[:, 1] - centre[1])
+                keep = np.abs(dist - r) < max(1.0, 2.5 * np.median(np.abs(dist - r)))
+                if keep.sum() >= 0.25 * n_angles:
+                    centre, r = _fit_circle(pts[keep])
+                    dist = np.hypot(pts[keep, 0] - centre[0], pts[keep, 1] - centre[1])
+                centres[i], radii[i] = centre, r
+                residual[i] = float(np.sqrt(np.mean((dist - r) ** 2)))
+        search = max(1.5, 0.1 * radius_px)
+    return DiscCandidates(centres, radii, support, residual, sectors, rim_strength)
+
+
+def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, min_sectors: int = 6,
+               max_candidates: int = 600) -> DiscCandidates:
+    """Discs of about `radius_px` in a view: voting, peak picking and rim verification.
+
+    Parameters
+    ----------
+    edges : EdgeField of the view (`edge_field`).
+    radius_px : nominal radius of the piece in view pixels.
+    min_support : least share of the rim that must show a radial edge.
+    min_sectors : least number of the rim's 8 sectors that must each be half seen; two parallel
+        lines a piece's width apart (carrom base lines) support a circle on two sides only.
+    max_candidates : peaks verified at most (strongest first).
+
+    Returns
+    -------
+    DiscCandidates, strongest support first; overlapping ones are not yet resolved.
+
+    Examples
+    --------
+    >>> discs = find_discs(edge_field(view.image), radius_px=23.8)  # doctest: +SKIP
+    """
+    if radius_px < 3:
+        raise ValueError(f"radius_px must be at least 3, got {radius_px}")
+    acc = vote_centres(edges, radius_px=radius_px)
+    # A full rim of strong edges gives about 2 pi r * threshold * 2 (thickness) * 3 radii of votes.
+    full_rim = 2 * np.pi * radius_px * edges.threshold * 3
+    peaks = accumulator_peaks(acc, min_distance_px=0.6 * radius_px, min_value=0.12 * full_rim)[:max_candidates]
+    found = verify_rims(edges, peaks, radius_px=radius_px)
+    keep = (found.support >= min_support) & (found.sectors >= min_sectors) & (np.abs(found.radii_px - radius_px) < 0.2 * radius_px)
+    found = found.filter(keep)
+    order = np.argsort(-found.support, kind="stable")
+    return found.filter(order)

@@ -1,0 +1,102 @@
+"""Read a board: from a frame and its homography to the classified, scored pieces on the playing surface."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from calibration.geometry import BoardModel, CrokinoleBoard
+from vision.classify_pieces import classify_pieces
+from vision.detect_pieces import detect_pieces
+from vision.frames import validate_image
+from vision.pieces import BoardReading, Piece
+from vision.rectify_board import DEFAULT_PX_PER_MM, board_view
+from vision.rectify_parallax import camera_above
+from vision.zones import REVIEW_TOLERANCE_MM, disc_zone
+
+
+PIECE_THICKNESS_MM = {"carrom": 8.0, "couronne": 8.0}
+"""Thickness of carrom coins and couronne rings (crokinole's is in its board model)."""
+
+
+def piece_thickness_mm(board: BoardModel) -> float:
+    if isinstance(board, CrokinoleBoard):
+        return board.disc_thickness_mm
+    return PIECE_THICKNESS_MM[board.game]
+
+
+def _visible_share(image: np.ndarray, homography: np.ndarray, view_size: int, *, board: BoardModel,
+                   px_per_mm: float, half_extent_mm: float) -> float:
+    """Share of the playing surface that falls inside the frame."""
+    step = 8.0
+    if isinstance(board, CrokinoleBoard):
+        r = board.surface_radius_mm
+        g = np.arange(-r, r + step, step)
+        xs, ys = np.meshgrid(g, g)
+        inside = np.hypot(xs, ys) <= r
+    else:
+        h = board.half_side_mm
+        g = np.arange(-h, h + step, step)
+        xs, ys = np.meshgrid(g, g)
+        inside = np.ones_like(xs, bool)
+    pts = np.column_stack([xs[inside], ys[inside], np.ones(inside.sum())]) @ np.asarray(homography).T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u, v = pts[:, 0] / pts[:, 2], pts[:, 1] / pts[:, 2]
+    seen = (pts[:, 2] > 0) & (u >= 0) & (v >= 0) & (u < image.shape[1]) & (v < image.shape[0])
+    return float(seen.mean()) if len(seen) else 0.0
+
+
+def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
+                samples_lab: dict[str, np.ndarray] | None = None,
+                px_per_mm: float = DEFAULT_PX_PER_MM,
+                review_tolerance_mm: float = REVIEW_TOLERANCE_MM) -> BoardReading:
+    """Every piece on the playing surface of a located board, classified and (crokinole) scored.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 ndarray
+        BGR frame.
+    homography : (3, 3) ndarray
+        Board mm -> image px (from board localisation).
+    board : the board model the homography was fitted with.
+    samples_lab : optional per-table colour samples, kind -> 8-bit Lab (a table profile).
+    px_per_mm : scale of the rectified view the pieces are found in.
+    review_tolerance_mm : crokinole discs closer than this to a line are flagged `needs_review`.
+
+    Returns
+    -------
+    BoardReading
+
+    Examples
+    --------
+    >>> reading = read_pieces(frame, homography=location.homography, board=board)  # doctest: +SKIP
+    >>> reading.counts()
+    {'light': 5, 'dark': 4}
+    """
+    image = validate_image(image)
+    view = board_view(image, homography=homography, board=board, px_per_mm=px_per_mm)
+    found = detect_pieces(view, board=board)
+    twenties: dict[str, int] = {}
+    classes = classify_pieces(found, board=board, samples_lab=samples_lab)
+    # The rims found are those of the top faces; the rules judge where the piece stands.
+    camera = camera_above(homography, image_size=(image.shape[1], image.shape[0]))
+    centres_mm = camera.correct(found.centres_mm, face_height_mm=piece_thickness_mm(board))
+    pieces = []
+    for i, kind in enumerate(classes.kinds):
+        x, y = (float(v) for v in centres_mm[i])
+        confidence = float(min(found.support[i], 0.5 + 0.5 * classes.margin[i]))
+        if isinstance(board, CrokinoleBoard):
+            zone, clearance, review = disc_zone(x, y, board=board, tolerance_mm=review_tolerance_mm)
+            pieces.append(Piece(kind, x, y, float(found.radii_mm[i]), confidence, zone, review, clearance))
+        else:
+            pieces.append(Piece(kind, x, y, float(found.radii_mm[i]), confidence))
+    hidden = 1.0 - _visible_share(image, homography, view.image.shape[0], board=board, px_per_mm=px_per_mm,
+                                  half_extent_mm=view.half_extent_mm)
+    return BoardReading(board.game, tuple(pieces), twenties,
+                        review_tolerance_mm if isinstance(board, CrokinoleBoard) else 0.0, hidden)
+
+
+def lab_of_bgr(colour_bgr) -> np.ndarray:
+    """8-bit Lab of one BGR colour (as table profiles store colour samples)."""
+    pixel = np.array(colour_bgr, np.uint8).reshape(1, 1, 3)
+    return cv2.cvtColor(pixel, cv2.COLOR_BGR2LAB).reshape(3).astype(np.float64)
