@@ -1,12 +1,18 @@
 """Settle and occlusion gating: read the board only when it is still and nothing is over it.
 
-Cheap measures on a small grey copy of each frame: the share of board pixels that
-changed since the previous frame (motion), and a large region changed since the
-last settled view that crosses the board's edge (an arm reaching in: pieces stay
-on the board, arms come from outside). A board counts as settled once it has been
-still for `settle_s`; the frame where that happens is the one to read. A change
-across the edge that stays perfectly still for `occlusion_timeout_s` is not an
-arm (a light change, a disc in the ditch) and no longer holds the board.
+Cheap measures on a small copy of each frame:
+
+- motion: the share of board pixels that changed since the previous frame;
+- free motion: the part of that motion in regions that do not reach the rim,
+  i.e. pieces moving on their own rather than a hand (used to time a stroke);
+- occlusion: the rim around the playing surface (the frame, where pieces never
+  lie) changed since the last settled view in one large patch: an arm reaching
+  in. A light change alters the whole rim alike and is divided out first.
+
+A board counts as settled once it has been still and unoccluded for `settle_s`;
+the first such frame is the one to read. A change of the rim that stays perfectly
+still for `occlusion_timeout_s` is taken as the new normal (a moved lamp, a cup
+put on the frame) and no longer holds the board.
 """
 
 from __future__ import annotations
@@ -21,12 +27,13 @@ import numpy as np
 class SettleSettings:
     """Thresholds of the gate; data, not code (a table profile may override them)."""
 
-    work_width_px: int = 192
-    pixel_change_grey: int = 14  # a pixel changed when its grey level moved this much
+    work_width_px: int = 192  # size of the small copy when no board mask is given
+    work_board_px: int = 240  # with a mask: the board's larger side in the small copy (a coin ~ 10 px)
+    pixel_change: int = 10  # a pixel changed when one of its colour channels moved this much
     moving_fraction: float = 0.0015  # share of board pixels changed between frames that is motion
     settle_s: float = 0.3  # still for this long before a read
-    edge_band_fraction: float = 0.04  # width of the bands either side of the board's edge, share of its size
-    arm_fraction: float = 0.015  # a changed region this big (share of the board) across the edge is an arm
+    rim_width_fraction: float = 0.05  # default rim: a ring this wide (share of the board's size) outside it
+    arm_rim_fraction: float = 0.01  # a changed patch this big (share of the rim) is an arm
     occlusion_timeout_s: float = 1.5
 
 
@@ -40,74 +47,60 @@ class GateReading:
     is_occluded: bool
     is_settled: bool
     is_new_settle: bool  # the first settled frame after movement: read this one
+    free_motion_fraction: float = 0.0
 
 
 class SettleGate:
-    """Per-frame motion and occlusion measure; `update(frame)` -> `GateReading`.
+    """Per-frame motion and occlusion measure; `update(image, t_s)` -> `GateReading`.
 
     Parameters
     ----------
     board_mask : (H, W) bool ndarray, optional
-        Pixels of the board in the full frame; the whole frame when omitted.
+        The playing surface in the full frame; the whole frame when omitted.
+    rim_mask : (H, W) bool ndarray, optional
+        Where only arms appear (the board's frame, beyond any ditch); by default a
+        ring just outside `board_mask` (or the frame's border without a mask).
     settings : SettleSettings
     """
 
-    def __init__(self, board_mask: np.ndarray | None = None, settings: SettleSettings = SettleSettings()):
+    def __init__(self, board_mask: np.ndarray | None = None, rim_mask: np.ndarray | None = None,
+                 settings: SettleSettings = SettleSettings()):
         self.settings = settings
         self._full_mask = board_mask
+        self._full_rim = rim_mask
+        self._work_scale: float | None = None
         self._mask: np.ndarray | None = None
-        self._inside_band: np.ndarray | None = None
-        self._outside_band: np.ndarray | None = None
+        self._rim: np.ndarray | None = None
         self._previous: np.ndarray | None = None
         self._reference: np.ndarray | None = None  # the last settled view
         self._still_since_s: float | None = None
+        self._still_start: np.ndarray | None = None
         self._settled = False
 
-    def _small(self, image: np.ndarray) -> np.ndarray:
-        h, w = image.shape[:2]
-        scale = self.settings.work_width_px / w
-        size = (self.settings.work_width_px, max(1, round(h * scale)))
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        return cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
-
-    def _prepare_masks(self, shape: tuple[int, int]) -> None:
-        if self._full_mask is None:
-            mask = np.ones(shape, bool)
-            band = max(2, round(self.settings.edge_band_fraction * np.sqrt(mask.sum())))
-            # The frame's own border band stands in for the outside of the board.
-            mask[:band], mask[-band:], mask[:, :band], mask[:, -band:] = False, False, False, False
-        else:
-            mask = cv2.resize(self._full_mask.astype(np.uint8), shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
-        band = max(2, round(self.settings.edge_band_fraction * np.sqrt(mask.sum())))
-        kernel = np.ones((2 * band + 1, 2 * band + 1), np.uint8)
-        inner = cv2.erode(mask.astype(np.uint8), kernel) > 0
-        outer = cv2.dilate(mask.astype(np.uint8), kernel) > 0
-        self._inside_band, self._outside_band = mask & ~inner, outer & ~mask
-        self._mask = mask
-
     def update(self, image: np.ndarray, t_s: float) -> GateReading:
-        """Measure one frame (BGR or grey, any size) taken at `t_s` seconds."""
+        """Measure one BGR frame taken at `t_s` seconds."""
         small = self._small(image)
-        if self._mask is None or self._mask.shape != small.shape:
-            self._prepare_masks(small.shape)
+        if self._mask is None:
+            self._prepare_masks(small.shape[:2])
         s = self.settings
         board_px = max(1, int(self._mask.sum()))
         if self._previous is None:
-            motion = 1.0  # nothing to compare with: not yet known to be still
+            motion, free_motion = 1.0, 0.0  # nothing to compare with: not yet known to be still
         else:
-            changed = cv2.absdiff(small, self._previous) > s.pixel_change_grey
+            changed = self._changed(small, self._previous)
             motion = float((changed & self._mask).sum()) / board_px
+            free_motion = self._free_motion(changed, board_px) if motion > s.moving_fraction else 0.0
         self._previous = small
         is_moving = motion > s.moving_fraction
         if is_moving:
             self._still_since_s = None
             self._settled = False
-            return GateReading(t_s, motion, True, self._arm_over_board(small, board_px), False, False)
-        if self._still_since_s is None:
-            self._still_since_s = t_s
+            return GateReading(t_s, motion, True, self._arm_in_rim(small), False, False, free_motion)
+        if self._still_since_s is None or self._drifted(small, board_px):
+            # A slow piece changes little from frame to frame but adds up over the still period.
+            self._still_since_s, self._still_start = t_s, small
         still_s = t_s - self._still_since_s
-        is_occluded = still_s < s.occlusion_timeout_s and self._arm_over_board(small, board_px)
-        if is_occluded:
+        if still_s < s.occlusion_timeout_s and self._arm_in_rim(small):
             self._settled = False
             return GateReading(t_s, motion, False, True, False, False)
         is_settled = still_s >= s.settle_s - 1e-9
@@ -117,14 +110,60 @@ class SettleGate:
         self._settled = is_settled
         return GateReading(t_s, motion, False, False, is_settled, is_new)
 
-    def _arm_over_board(self, small: np.ndarray, board_px: int) -> bool:
-        """A large region changed since the last settled view, on both sides of the board's edge."""
-        if self._reference is None:
+    def _small(self, image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        if self._work_scale is None:
+            self._work_scale = self._scale(image.shape)
+        size = (max(1, round(w * self._work_scale)), max(1, round(h * self._work_scale)))
+        # Colour, not grey: a white coin on a cream board differs more in blue than in brightness.
+        return cv2.GaussianBlur(cv2.resize(image, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+
+    def _scale(self, image_shape: tuple[int, ...]) -> float:
+        if self._full_mask is None or not self._full_mask.any():
+            return min(1.0, self.settings.work_width_px / image_shape[1])
+        ys, xs = np.nonzero(self._full_mask)
+        board_px = max(xs.max() - xs.min(), ys.max() - ys.min()) + 1
+        return min(1.0, self.settings.work_board_px / board_px)
+
+    def _prepare_masks(self, shape: tuple[int, int]) -> None:
+        def shrink(mask: np.ndarray) -> np.ndarray:
+            return cv2.resize(mask.astype(np.uint8), shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
+
+        mask = np.ones(shape, bool) if self._full_mask is None else shrink(self._full_mask)
+        band = max(2, round(self.settings.rim_width_fraction * np.sqrt(mask.sum())))
+        if self._full_rim is not None:
+            rim = shrink(self._full_rim)
+        elif self._full_mask is None:
+            rim = np.zeros(shape, bool)
+            rim[:band], rim[-band:], rim[:, :band], rim[:, -band:] = True, True, True, True
+            mask &= ~rim
+        else:
+            rim = (cv2.dilate(mask.astype(np.uint8), np.ones((2 * band + 1, 2 * band + 1), np.uint8)) > 0) & ~mask
+        self._mask, self._rim = mask, rim
+
+    def _drifted(self, small: np.ndarray, board_px: int) -> bool:
+        changed = self._changed(small, self._still_start) & self._mask
+        return changed.sum() / board_px > self.settings.moving_fraction
+
+    def _changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return cv2.absdiff(a, b).max(axis=2) > self.settings.pixel_change
+
+    def _free_motion(self, changed: np.ndarray, board_px: int) -> float:
+        """Share of the board changed in regions that do not reach the rim: moving pieces."""
+        _, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        touching_rim = np.unique(labels[self._rim & changed])
+        free = changed & self._mask & ~np.isin(labels, touching_rim)
+        return float(free.sum()) / board_px
+
+    def _arm_in_rim(self, small: np.ndarray) -> bool:
+        """One large patch of the rim changed since the last settled view (light change divided out)."""
+        if self._reference is None or not self._rim.any():
             return False
-        changed = cv2.absdiff(small, self._reference) > self.settings.pixel_change_grey
-        # The board's edge blurs into the frame in a small image: close that one-pixel seam.
-        changed = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
-        crossing = np.intersect1d(labels[self._inside_band & changed], labels[self._outside_band & changed])
-        min_area = self.settings.arm_fraction * board_px
-        return any(stats[label, cv2.CC_STAT_AREA] >= min_area for label in crossing if label != 0)
+        now = small[self._rim].astype(np.float32)
+        before = self._reference[self._rim].astype(np.float32)
+        gain = (np.median(now, axis=0) + 1) / (np.median(before, axis=0) + 1)
+        patch = np.zeros(self._rim.shape, np.uint8)
+        patch[self._rim] = np.abs(now - before * gain).max(axis=1) > 2 * self.settings.pixel_change
+        count, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
+        largest = stats[1:, cv2.CC_STAT_AREA].max() if count > 1 else 0
+        return largest >= self.settings.arm_rim_fraction * self._rim.sum()
