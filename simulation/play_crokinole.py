@@ -70,11 +70,11 @@ def play_crokinole(board: CrokinoleBoard, *, seed: int, fps: float, rounds: int 
         if referee.is_over or referee.result["live"].get("shootout_required"):
             break
         starter = referee.result["live"].get("starter") or SIDES[round_index % 2]
-        complete = _play_round(table, board, recorder, discs, starter=starter, skills=skills, rng=rng,
+        twenties = _play_round(table, board, recorder, discs, starter=starter, skills=skills, rng=rng,
                                max_shots=max_shots)
-        if not complete:
+        if twenties is None:
             break
-        referee.add(_round_event(table, board, discs))
+        referee.add({"type": "round", "discs": round_discs(table, board, discs), "twenties": twenties})
         recorder.event("round_end", round=round_index + 1)
         round_index += 1
         recorder.wait(1.0)
@@ -88,11 +88,14 @@ def play_crokinole(board: CrokinoleBoard, *, seed: int, fps: float, rounds: int 
 
 
 def _play_round(table: Table, board: CrokinoleBoard, recorder: Recorder, discs: dict[str, list[int]], *,
-                starter: str, skills: dict[str, Skill], rng: np.random.Generator, max_shots: int | None) -> bool:
+                starter: str, skills: dict[str, Skill], rng: np.random.Generator,
+                max_shots: int | None) -> dict[str, int] | None:
+    """Shoot every disc of the round; the 20s of each side, or None if `max_shots` cut it short."""
+    twenties = {side: 0 for side in SIDES}
     order = [starter, SIDES[1 - SIDES.index(starter)]]
     for shot in range(2 * DISCS_PER_SIDE):
         if max_shots is not None and recorder.strokes >= max_shots:
-            return False
+            return None
         side = order[shot % 2]
         opponent = order[(shot + 1) % 2]
         disc = discs[side][shot // 2]
@@ -100,8 +103,10 @@ def _play_round(table: Table, board: CrokinoleBoard, recorder: Recorder, discs: 
         flick = crokinole_flick(table, board, seat=SEAT_OF_SIDE[side], disc_id=disc,
                                 opponent_kind=KIND_OF_SIDE[opponent], rng=rng, skill=skills[side])
         result = recorder.shoot(disc, flick, seat=SEAT_OF_SIDE[side], side=side)
-        _rule_on_shot(table, board, recorder, discs, side=side, disc=disc, before=before, result=result)
-    return True
+        for owner in _rule_on_shot(table, board, recorder, discs, side=side, disc=disc, before=before,
+                                   result=result):
+            twenties[owner] += 1
+    return twenties
 
 
 def shot_facts(table: Table, board: CrokinoleBoard, discs: dict[str, list[int]], *, side: str, disc: int,
@@ -141,18 +146,32 @@ def shot_facts(table: Table, board: CrokinoleBoard, discs: dict[str, list[int]],
 
 
 def _rule_on_shot(table: Table, board: CrokinoleBoard, recorder: Recorder, discs: dict[str, list[int]], *,
-                  side: str, disc: int, before: set[int], result: StrokeResult) -> None:
+                  side: str, disc: int, before: set[int], result: StrokeResult) -> list[str]:
+    """Apply the ruling on a shot by hand: removals to the ditch, 20s out of the hole (NCA 2).
+
+    Returns the owner side of each 20 scored.
+    """
     outcome = resolve_shot(shot_facts(table, board, discs, side=side, disc=disc, before=before, result=result))
-    if not outcome.removals:
-        return
+    if not outcome.removals and not outcome.twenties:
+        return []
     recorder.wait(0.5)
     ditch_r = board.surface_radius_mm + board.ditch_width_mm / 2
     for removal in outcome.removals:
         state = table.piece(int(removal.disc))
-        d = math.hypot(state.x_mm, state.y_mm) or 1.0
-        x, y = (state.x_mm / d * ditch_r, state.y_mm / d * ditch_r) if state.status == "board" else (0.0, -ditch_r)
-        recorder.remove(int(removal.disc), "ditch", reason=removal.reason.value, x_mm=x, y_mm=y)
+        # A disc taken out of the hole goes to the ditch on the shooter's side.
+        x, y = (state.x_mm, state.y_mm) if state.status == "board" else seat_to_board(SEAT_OF_SIDE[side], 0.0, -1.0)
+        d = math.hypot(x, y) or 1.0
+        recorder.remove(int(removal.disc), "ditch", reason=removal.reason.value, x_mm=x / d * ditch_r,
+                        y_mm=y / d * ditch_r)
+    owners = {str(i): s for s in SIDES for i in discs[s]}
+    for twenty in outcome.twenties:
+        # WCC: a 20 is taken out of the hole after the turn and kept beside the board.
+        owner = owners[twenty]
+        x, y = _beside_seat(board, SEAT_OF_SIDE[owner], DISCS_PER_SIDE + len(table.ids(status="off")) % 8)
+        table.set_aside(int(twenty), "off", x_mm=x, y_mm=y)
+        recorder.event("twenty_set_aside", piece=KIND_OF_SIDE[owner])
     recorder.wait(0.4)
+    return [owners[t] for t in outcome.twenties]
 
 
 def round_discs(table: Table, board: CrokinoleBoard, discs: dict[str, list[int]]) -> dict[str, list[int]]:
@@ -166,7 +185,3 @@ def round_discs(table: Table, board: CrokinoleBoard, discs: dict[str, list[int]]
         for side in SIDES
     }
 
-
-def _round_event(table: Table, board: CrokinoleBoard, discs: dict[str, list[int]]) -> dict[str, Any]:
-    twenties = {side: sum(table.piece(i).status == "hole" for i in discs[side]) for side in SIDES}
-    return {"type": "round", "discs": round_discs(table, board, discs), "twenties": twenties}

@@ -91,6 +91,17 @@ def markers(timeline: Timeline) -> list[dict[str, Any]]:
     return [e for e in timeline.events if e["type"] not in OBSERVED_EVENT_TYPES]
 
 
+def round_twenties(timeline: Timeline) -> dict[str, int]:
+    """Crokinole: the 20s set aside so far in the round in play, by kind."""
+    twenties = {kind: 0 for kind in KINDS["crokinole"]}
+    for event in timeline.events:
+        if event["type"] == "round_end":
+            twenties = {kind: 0 for kind in KINDS["crokinole"]}
+        elif event["type"] == "twenty_set_aside":
+            twenties[event["piece"]] += 1
+    return twenties
+
+
 def _matrix(homography) -> list[list[float]]:
     return [[float(f"{v:.9g}") for v in row] for row in homography]
 
@@ -142,9 +153,7 @@ def still_truth(timeline: Timeline, board: BoardModel, *, seed: int, homography=
     }
     if timeline.game == "crokinole":
         document["round_score"] = round_score(pieces)
-        document["twenties"] = {
-            kind: sum(p.kind == kind and p.status == "hole" for p in states) for kind in KINDS["crokinole"]
-        }
+        document["twenties"] = round_twenties(timeline)
     if homography is not None:
         document["homography"] = _matrix(homography)
     if extra:
