@@ -13,9 +13,12 @@ image. On "easy" to "hard" the image is also radially distorted (OpenCV k1, k2);
 and the true projection over the board outline. ``cv2.undistortPoints`` /
 ``cv2.projectPoints`` with those convert between the two.
 
-Pieces have thickness: seen from a camera off to one side, a piece's top face is
-shifted away from the camera (by up to a few mm) and its edge shows; truth
-positions are always the centre of the piece's base on the board.
+The homography is for the plane of the playing surface (lines, pockets, the
+20-hole). Things that stand above it are drawn where the camera sees them: the
+frame (``render_board.FRAME_HEIGHT_MM`` high) looks larger than its flat outline,
+with its inner walls showing; a piece's top face is shifted away from the camera
+(by up to a few mm) and its edge shows. Truth positions are always the centre of
+the piece's base on the board.
 
 Everything random comes from ``numpy.random.default_rng([seed, stream])``, one
 stream per concern (look, camera, textures, light, noise, pieces, hands, events, floor),
