@@ -24,7 +24,8 @@ test: setup
 demo: setup
 	$(BIN)/boardreader score examples/carrom_match.jsonl --format sheet
 
-# Regenerates sample_images/simulated/: per game, three stills (easy, medium, hard) and a short clip, each with its truth.
+# Regenerates sample_images/simulated/: per game, three stills (easy, medium, hard; kept as quality-93 JPEG)
+# and a short clip, each with its truth.
 SAMPLES := sample_images/simulated
 samples: setup
 	rm -rf $(SAMPLES)
@@ -34,6 +35,7 @@ samples: setup
 	    $(BIN)/boardreader simulate --game $$game --seed $$seed --still --difficulty $$difficulty \
 	      --resolution 960x540 --out $(SAMPLES)/$$game/still_$$seed >/dev/null || exit 1; \
 	  done; \
+	  $(BIN)/python -c 'import cv2, pathlib, sys; [(cv2.imwrite(str(p.with_suffix(".jpg")), cv2.imread(str(p)), [cv2.IMWRITE_JPEG_QUALITY, 93]), p.unlink()) for p in pathlib.Path(sys.argv[1]).glob("still_*/image.png")]' $(SAMPLES)/$$game || exit 1; \
 	  $(BIN)/boardreader simulate --game $$game --seed 1 --boards 1 --strokes 3 --difficulty medium \
 	    --resolution 640x360 --out $(SAMPLES)/$$game/video >/dev/null || exit 1; \
 	done
