@@ -9,11 +9,13 @@ import io
 from fastapi import APIRouter, Request, Response, status
 from PIL import Image, UnidentifiedImageError
 from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from service.deps import DbDep, RefereeDep, SettingsDep, TableId
 from service.store import iso
 from service.errors import NotFound, Rejected, ServiceError, TooMany
+from service.limits import RateLimiter
 from service.models import AuditEntry, Frame, Table
 from service.schemas import FrameQueued, TableIn, TableOut
 
@@ -27,13 +29,13 @@ class UnsupportedMediaType(ServiceError):
     status_code = 415
 
 
-def _out(db, table: Table) -> TableOut:
+def _out(db: Session, table: Table) -> TableOut:
     queued = db.scalar(select(func.count()).select_from(Frame).where(Frame.table_id == table.id)) or 0
     return TableOut(id=table.id, name=table.name, game=table.game, source=table.source,
                     profile_path=table.profile_path, created_at=iso(table.created_at), frames_queued=queued)
 
 
-def _get(db, table_id: int) -> Table:
+def _get(db: Session, table_id: int) -> Table:
     table = db.get(Table, table_id)
     if table is None:
         raise NotFound(f"no table {table_id}")
@@ -109,7 +111,7 @@ def latest_frame(table_id: TableId, db: DbDep) -> Response:
     return Response(frame.jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
-def _queue_frame(db, frame_rate, table_id: int, data: bytes, width_px: int, height_px: int,
+def _queue_frame(db: Session, frame_rate: RateLimiter, table_id: int, data: bytes, width_px: int, height_px: int,
                  queue_length: int) -> FrameQueued:
     _get(db, table_id)
     wait_s = frame_rate.wait_s(table_id)
