@@ -202,7 +202,9 @@ function buildForms(state) {
         <button data-send="foul">Enter foul</button>
         <button data-send="foul-last">Flag last stroke as foul</button></div>
       <div class="form"><b>Extra points on demand</b> <input type="number" min="0" max="12" value="1" name="extra">
-        <button data-send="extra">Add to the last board-ending entry</button></div>
+        <button data-send="extra">Set on the last board-ending entry</button> <small>(0 = waived)</small></div>
+      <div class="form"><b>Dues</b> forgone by <select name="beneficiary">${sides}</select>
+        <button data-send="forgo">Forgo dues</button></div>
       <div class="form"><b>Board</b> winner <select name="winner">${sides}</select>
         <label>opponent coins left <input type="number" min="0" max="9" value="0" name="left"></label>
         queen <select name="queen-to"><option>winner</option><option>loser</option><option>none</option></select>
@@ -259,6 +261,7 @@ function send(kind, form) {
       if (!last) return say("No stroke or board entry to add extra points to", "error");
       return post([{ type: "correct", target: last.id, event: { ...withoutReviewFlags(last), extra_points: number(form, "extra") } }]);
     }
+    if (kind === "forgo") return post([{ type: "forgo", side: value(form, "beneficiary").value }]);
     if (kind === "board") {
       return post([{ type: "board", winner: value(form, "winner").value, opponent_coins_left: number(form, "left"), queen: value(form, "queen-to").value }]);
     }

@@ -203,3 +203,32 @@ def test_index_page_creates_a_match_and_links_to_it(browser, page_server, http, 
     wait_for_seq(page, 0, timeout_s=5)
     assert page.inner_text("#name-0") == "North"
     page.close()
+
+
+def test_console_carrom_operator_forms(browser, page_server, http, token, script):
+    if script.game != "carrom":
+        pytest.skip("the carrom forms need the carrom engine")
+    match_id = new_match(http, script)
+    page = browser.new_page()
+    page.goto(f"{page_server.url}/referee/{match_id}")
+    page.fill("#token", token)
+    page.dispatch_event("#token", "change")
+    wait_for_seq(page, 0, timeout_s=5)
+    stroke = page.locator(".form", has=page.locator("button[data-send='stroke']"))
+    stroke.locator("input[name='white']").fill("1")
+    stroke.locator("button").click()
+    wait_for_seq(page, 1, timeout_s=3)
+    page.click("button[data-send='foul-last']")
+    wait_for_seq(page, 2, timeout_s=3)
+    board = page.locator(".form", has=page.locator("button[data-send='board']"))
+    board.locator("input[name='left']").fill("3")
+    board.locator("select[name='queen-to']").select_option("none")
+    board.locator("button").click()
+    wait_for_seq(page, 3, timeout_s=3)
+    events = [row["event"] for row in http.get(f"/api/matches/{match_id}/events").json()]
+    assert events[0]["type"] == "stroke" and events[0]["pocketed"] == ["white"]
+    assert events[1]["type"] == "correct" and events[1]["target"] == events[0]["id"] and events[1]["event"]["foul"]
+    assert events[2]["type"] == "board" and events[2]["opponent_coins_left"] == 3
+    state = http.get(f"/api/matches/{match_id}").json()
+    assert page.inner_text("#score-0") == str(displayed_score(state, script.match["sides"][0]))
+    page.close()
