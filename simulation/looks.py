@@ -39,7 +39,7 @@ class Look:
         return float(self.data[key].get("grain", 0.0))
 
 
-def jittered(look: Look, *, rng: np.random.Generator, amount: float = 0.07) -> Look:
+def jittered(look: Look, *, rng: np.random.Generator, amount: float = 0.03) -> Look:
     """The same look with every colour shifted a little (brightness and tint), pieces half as much.
 
     Boards of one design still differ: wood from another tree, a faded print.
