@@ -28,7 +28,7 @@ from vision.board_location import BoardLocation, Landmarks
 from vision.board_primitives import sample_primitives, square_primitives
 from vision.frames import board_view, downscale
 from vision.homography import project
-from vision.line_features import line_response, peaks_along_normals, sample
+from vision.line_features import line_response, peaks_along_normals, sample, vote_centre
 from vision.primitive_fit import refine_on_primitives
 
 
@@ -103,6 +103,62 @@ def _profile_scale(
         centre = inverse @ np.array([best_per_axis[0][1][k], best_per_axis[1][1][k], 1.0])
         candidates.append((float(scales[k]), float(combined[k]), centre))
     return candidates
+
+
+def _sweep(
+    response: np.ndarray, centre: np.ndarray, angle: float, points_mm: np.ndarray, outer_mm: float
+) -> list[tuple[float, np.ndarray, float]]:
+    """Model scores over a grid of centres (+-15 % of the image about `centre`) and scales, best first."""
+    h, w = response.shape
+    side = min(h, w)
+    scales = np.geomspace(0.1 * side, 0.75 * max(h, w), 24) / outer_mm
+    offsets = np.arange(-3, 4) * 0.05 * side
+    centres = np.array([centre + (dx, dy) for dx in offsets for dy in offsets])
+    base = _similarity(np.zeros(2), 1.0, angle)[:2, :2]
+    shape_mm = points_mm @ base.T  # (n, 2) at unit scale
+    grid = centres[:, None, None, :] + scales[None, :, None, None] * shape_mm[None, None, :, :]
+    scores = sample(response, grid.astype(np.float32)).mean(axis=2)  # (centres, scales)
+    order = np.argsort(-scores, axis=None)
+    results = []
+    for flat in order:
+        i, j = np.unravel_index(flat, scores.shape)
+        if any(np.linalg.norm(c - centres[i]) < 0.05 * side and abs(sc / scales[j] - 1) < 0.1 for _, c, sc in results):
+            continue
+        results.append((float(scores[i, j]), centres[i], float(scales[j])))
+        if len(results) == 3:
+            break
+    return results
+
+
+def _polish(
+    response: np.ndarray, centre: np.ndarray, scale: float, angle: float, points_mm: np.ndarray
+) -> tuple[float, tuple[np.ndarray, float, float]]:
+    """Nudge a proposed similarity (scale, then centre, then angle, then scale again) to the model's lines.
+
+    Profiles blur under perspective and may be off by a tenth in scale; the model
+    score over all printed lines is sharp. Returns the score and (centre, scale, angle).
+    """
+    best = (_model_score(response, _similarity(centre, scale, angle), points_mm), (centre, scale, angle))
+    steps = [
+        ("scale", np.linspace(0.88, 1.12, 9)),
+        ("centre", [np.array([dx, dy]) for dx in (-3, 0, 3) for dy in (-3, 0, 3)]),
+        ("angle", np.radians([-3, -1.5, 0, 1.5, 3])),
+        ("scale", np.linspace(0.97, 1.03, 5)),
+    ]
+    for kind, values in steps:
+        c0, s0, a0 = best[1]
+        for value in values:
+            c, sc, a = c0, s0, a0
+            if kind == "scale":
+                sc = s0 * value
+            elif kind == "centre":
+                c = c0 + value
+            else:
+                a = a0 + value
+            score = _model_score(response, _similarity(c, sc, a), points_mm)
+            if score > best[0]:
+                best = (score, (c, sc, a))
+    return best
 
 
 def _model_score(response: np.ndarray, homography: np.ndarray, points_mm: np.ndarray) -> float:
@@ -282,21 +338,34 @@ def locate_square_board(
     # 1. coarse centre, rotation, scale: lines are dark ink on wood, or light paint on painted
     # boards; the profiles of each polarity propose a few scales
     model_points_mm, _, _ = sample_primitives(prims, spacing_mm=6.0)
+    responses = {polarity: line_response(coarse_gray, width_px=7, polarity=polarity) for polarity in ("dark", "bright")}
+    widened = {polarity: cv2.dilate(r, np.ones((3, 3), np.uint8)) for polarity, r in responses.items()}
     proposals = []
-    for polarity in ("dark", "bright"):
-        coarse_response = line_response(coarse_gray, width_px=7, polarity=polarity)
-        widened = cv2.dilate(coarse_response, np.ones((3, 3), np.uint8))
-        angle = _dominant_angle(coarse_response, coarse_gray)
-        for scale, score, centre in _profile_scale(coarse_response, angle, offsets_mm):
+    for response in responses.values():
+        angle = _dominant_angle(response, coarse_gray)
+        for scale, score, centre in _profile_scale(response, angle, offsets_mm):
             similarity = _similarity(centre / coarse_scale, scale / coarse_scale, angle)
-            model = _model_score(widened, _similarity(centre, scale, angle), model_points_mm)
-            proposals.append((model, score, polarity, similarity, scale / coarse_scale))
+            # a geometry one polarity's profiles propose may be the other's lines (perspective blurs profiles)
+            for polarity, lines in widened.items():
+                model, (centre_fit, scale_fit, angle_fit) = _polish(lines, centre, scale, angle, model_points_mm)
+                similarity = _similarity(centre_fit / coarse_scale, scale_fit / coarse_scale, angle_fit)
+                proposals.append((model, score, polarity, similarity, scale_fit / coarse_scale))
+        # and a sweep of centres and scales about the voted centre, for boards whose profiles
+        # perspective blurred away (the vote itself is loose for straight lines)
+        side = min(coarse_gray.shape)
+        voted = vote_centre(response, coarse_gray, min_radius_px=0.08 * side, max_radius_px=0.6 * max(coarse_gray.shape))
+        for polarity, lines in widened.items():
+            for score_sweep, centre_sweep, scale_sweep in _sweep(lines, voted, angle, model_points_mm, offsets_mm.max())[:2]:
+                model, (centre_fit, scale_fit, angle_fit) = _polish(lines, centre_sweep, scale_sweep, angle, model_points_mm)
+                similarity = _similarity(centre_fit / coarse_scale, scale_fit / coarse_scale, angle_fit)
+                proposals.append((model, math.inf, polarity, similarity, scale_fit / coarse_scale))
     proposals = [p for p in proposals if p[1] >= 0.002]
     if not proposals:
         return not_found("no square pattern of printed lines")
     # the best two under the whole model's lines, and the best by the profiles alone, are refined
+    # (the sweep's proposals have no profile score: infinite here)
     by_model = sorted(proposals, key=lambda p: -p[0])[:2]
-    by_profile = max(proposals, key=lambda p: p[1])
+    by_profile = max(proposals, key=lambda p: p[1] if math.isfinite(p[1]) else -1.0)
     chosen = by_model + ([by_profile] if all(by_profile is not p for p in by_model) else [])
 
     # 2. fine, from each start: search each primitive along its normal, refit, narrow
