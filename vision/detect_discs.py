@@ -27,6 +27,8 @@ class EdgeField:
     ux: np.ndarray
     uy: np.ndarray
     threshold: float
+    voters: tuple[np.ndarray, np.ndarray]
+    """(ys, xs) of the edge pixels that vote: above the threshold and the ridge of their edge."""
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,22 @@ def edge_field(image: np.ndarray, *, smooth_px: float = 1.2) -> EdgeField:
     magnitude = np.sqrt(np.maximum(0.5 * (gxx + gyy + root), 0))
     theta = 0.5 * np.arctan2(2 * gxy, gxx - gyy)
     # The rim of a piece stands well above the texture of the board around it.
-    threshold = float(max(2.0, 2.5 * np.median(magnitude)))
-    return EdgeField(magnitude, np.cos(theta), np.sin(theta), threshold)
+    threshold = float(max(2.0, 2.5 * np.median(magnitude[::4, ::4])))
+    ux, uy = np.cos(theta), np.sin(theta)
+    return EdgeField(magnitude, ux, uy, threshold, _ridge_pixels(magnitude, ux, uy, threshold))
+
+
+def _ridge_pixels(magnitude: np.ndarray, ux: np.ndarray, uy: np.ndarray, threshold: float):
+    """Edge pixels above `threshold` that are the strongest across their edge (one pixel per edge)."""
+    ys, xs = np.nonzero(magnitude > threshold)
+    h, w = magnitude.shape
+    dx = np.rint(ux[ys, xs]).astype(int)
+    dy = np.rint(uy[ys, xs]).astype(int)
+    m = magnitude[ys, xs]
+    ahead = magnitude[np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)]
+    behind = magnitude[np.clip(ys - dy, 0, h - 1), np.clip(xs - dx, 0, w - 1)]
+    ridge = (m >= ahead) & (m >= behind)
+    return ys[ridge], xs[ridge]
 
 
 def vote_centres(edges: EdgeField, *, radius_px: float, spread: float = 0.06) -> np.ndarray:
@@ -91,16 +107,15 @@ def vote_centres(edges: EdgeField, *, radius_px: float, spread: float = 0.06) ->
     cannot outvote a whole rim).
     """
     h, w = edges.magnitude.shape
-    ys, xs = np.nonzero(edges.magnitude > edges.threshold)
-    weight = np.minimum(edges.magnitude[ys, xs], 4 * edges.threshold)
+    ys, xs = edges.voters
+    weight = np.minimum(edges.magnitude[ys, xs], 4 * edges.threshold).astype(np.float32)
     ux, uy = edges.ux[ys, xs], edges.uy[ys, xs]
-    acc = np.zeros(h * w, np.float64)
-    for r in radius_px * np.linspace(1 - spread, 1 + spread, 3):
-        for sign in (1.0, -1.0):
-            cx = np.rint(xs + sign * r * ux).astype(np.int64)
-            cy = np.rint(ys + sign * r * uy).astype(np.int64)
-            inside = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
-            acc += np.bincount(cy[inside] * w + cx[inside], weights=weight[inside], minlength=h * w)
+    steps = radius_px * np.concatenate([np.linspace(1 - spread, 1 + spread, 3)] * 2) * np.repeat([1.0, -1.0], 3)
+    cx = np.rint(xs[None, :] + steps[:, None] * ux[None, :]).astype(np.int32).ravel()
+    cy = np.rint(ys[None, :] + steps[:, None] * uy[None, :]).astype(np.int32).ravel()
+    weights = np.tile(weight, len(steps))
+    inside = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+    acc = np.bincount(cy[inside] * w + cx[inside], weights=weights[inside], minlength=h * w)
     acc = acc.reshape(h, w).astype(np.float32)
     return cv2.GaussianBlur(acc, (0, 0), max(1.0, 0.08 * radius_px))
 
@@ -108,7 +123,7 @@ def vote_centres(edges: EdgeField, *, radius_px: float, spread: float = 0.06) ->
 def accumulator_peaks(acc: np.ndarray, *, min_distance_px: float, min_value: float) -> np.ndarray:
     """Local maxima (x, y) of the accumulator at least `min_value` high, strongest first."""
     size = max(3, int(min_distance_px) | 1)
-    dilated = cv2.dilate(acc, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    dilated = cv2.dilate(acc, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     ys, xs = np.nonzero((acc >= dilated) & (acc >= min_value))
     order = np.argsort(-acc[ys, xs])
     return np.column_stack([xs[order], ys[order]]).astype(np.float64)
@@ -253,7 +268,7 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     acc = vote_centres(edges, radius_px=radius_px)
     # A full rim of strong edges gives about 2 pi r * threshold * 2 (thickness) * 3 radii of votes.
     full_rim = 2 * np.pi * radius_px * edges.threshold * 3
-    peaks = accumulator_peaks(acc, min_distance_px=0.6 * radius_px, min_value=0.12 * full_rim)[:max_candidates]
+    peaks = accumulator_peaks(acc, min_distance_px=0.6 * radius_px, min_value=0.05 * full_rim)[:max_candidates]
     found = verify_rims(edges, peaks, radius_px=radius_px)
     keep = (found.support >= min_support) & (found.sectors >= min_sectors) & (np.abs(found.radii_px - radius_px) < 0.2 * radius_px)
     found = found.filter(keep)

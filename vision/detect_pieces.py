@@ -317,5 +317,12 @@ def _printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, b
     else:
         print_colours = median_colours(lab, view.to_px(prints_mm), inner_px=0, outer_px=0.6 * radius * view.px_per_mm)
         reference = np.median(print_colours, axis=0)
-    looks_printed = np.linalg.norm(found.colour_lab - reference, axis=1) < PRINT_COLOUR_MATCH
-    return on_print & looks_printed
+    # Light falls unevenly across a board: lightness counts half as much as hue.
+    difference = (found.colour_lab - reference) * np.array([0.5, 1.0, 1.0])
+    looks_printed = np.linalg.norm(difference, axis=1) < PRINT_COLOUR_MATCH
+    # The queen set on the centre circle in the break formation: a piece with coins all round it.
+    at_centre = np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) < 0.8 * radius
+    gaps = np.hypot(found.centres_mm[:, None, 0] - found.centres_mm[None, :, 0],
+                    found.centres_mm[:, None, 1] - found.centres_mm[None, :, 1])
+    surrounded = ((gaps > 0) & (gaps < 2 * radius + 4.0)).sum(axis=1) >= 6
+    return on_print & looks_printed & ~(at_centre & surrounded)

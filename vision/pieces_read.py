@@ -87,6 +87,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
         confidence = float(min(found.support[i], 0.5 + 0.5 * classes.margin[i]))
         if isinstance(board, CrokinoleBoard):
             zone, clearance, review = disc_zone(x, y, board=board, tolerance_mm=review_tolerance_mm)
+            # The camera's position is estimated, not known: a zone that hangs on the correction is doubtful.
+            review |= disc_zone(*found.centres_mm[i], board=board, tolerance_mm=review_tolerance_mm)[0] != zone
             pieces.append(Piece(kind, x, y, float(found.radii_mm[i]), confidence, zone, review, clearance))
         else:
             pieces.append(Piece(kind, x, y, float(found.radii_mm[i]), confidence))
