@@ -292,7 +292,6 @@ class Table:
         piece.body.velocity = (vx_mm_s, vy_mm_s)
         piece.state = None
         result = StrokeResult(0.0)
-        self._contacts.clear()
         step = 0
         while True:
             step += 1
