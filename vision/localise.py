@@ -41,15 +41,20 @@ def locate_board(
     image = validate_image(image)
     candidates = list(models) if models else available_models(game)
     best: BoardLocation | None = None
-    shared = {}
-    if game == "crokinole":
-        from vision.localise_crokinole import coarse_start
-
-        # the coarse stage does not depend on the small differences between crokinole models
-        shared["start"] = coarse_start(image, board=load_board(game, candidates[0]))
+    starts = {}
     for model in candidates:
         board = load_board(game, model)
-        location = _locator(game)(image, board=board, **shared)
+        extra = {}
+        if game == "crokinole":
+            from vision.localise_crokinole import coarse_start
+
+            # the coarse stage depends only on the ratios of the line radii: models sharing them share it
+            radii = board.line_radii_mm()
+            key = (round(radii[10] / radii[15], 3), round(radii[5] / radii[15], 3))
+            if key not in starts:
+                starts[key] = coarse_start(image, board=board)
+            extra["start"] = starts[key]
+        location = _locator(game)(image, board=board, **extra)
         if location.found and (best is None or not best.found or location.error_mm < best.error_mm):
             best = location
         elif best is None:
