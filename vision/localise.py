@@ -6,9 +6,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from calibration.geometry import GAMES, available_models, load_board
+from calibration.geometry import DEFAULT_MODELS, GAMES, available_models, load_board
 from vision.board_location import BoardLocation
 from vision.frames import validate_image
+
+
+CLEARLY_BETTER = 0.8
+"""A later model must fit with at most this share of the current best's error to replace it."""
 
 
 def locate_board(
@@ -22,8 +26,9 @@ def locate_board(
     game : {"carrom", "crokinole", "couronne"}
     models : sequence of str, optional
         Board models to try (e.g. from a table profile). By default every
-        shipped model of the game is tried and the best fit kept, so a board
-        whose lines differ from the tournament default is still found.
+        shipped model of the game is tried, the game's default first, and a
+        later one kept only when its fit is clearly better, so a board whose
+        lines differ from the tournament default is still found.
 
     Returns
     -------
@@ -39,7 +44,9 @@ def locate_board(
     if game not in GAMES:
         raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
     image = validate_image(image)
-    candidates = list(models) if models else available_models(game)
+    # the game's default model first; another replaces it only when clearly better, as boards
+    # of one game often share their proportions and differ only in size, which one photo cannot tell
+    candidates = list(models) if models else sorted(available_models(game), key=lambda m: m != DEFAULT_MODELS[game])
     best: BoardLocation | None = None
     starts = {}
     for model in candidates:
@@ -55,7 +62,7 @@ def locate_board(
                 starts[key] = coarse_start(image, board=board)
             extra["start"] = starts[key]
         location = _locator(game)(image, board=board, **extra)
-        if location.found and (best is None or not best.found or location.error_mm < best.error_mm):
+        if location.found and (best is None or not best.found or location.error_mm < CLEARLY_BETTER * best.error_mm):
             best = location
         elif best is None:
             best = location
