@@ -121,13 +121,26 @@ def sample_primitives(prims: list[Primitive], *, spacing_mm: float) -> tuple[np.
 
 def primitive_residual_mm(prims: list[Primitive], index: np.ndarray, points_mm: np.ndarray) -> np.ndarray:
     """Signed distance (mm) of board points from the primitive each belongs to."""
-    centre = np.array([p.a_mm for p in prims])[index]
-    is_circle = np.array([p.is_circle for p in prims])[index]
-    radius = np.array([p.radius_mm for p in prims])[index]
-    b = np.array([p.b_mm for p in prims])[index]
-    direction = b - centre
-    direction /= np.maximum(np.linalg.norm(direction, axis=1, keepdims=True), 1e-9)
-    normal = np.stack([-direction[:, 1], direction[:, 0]], 1)
-    line_distance = np.einsum("ij,ij->i", points_mm - centre, normal)
-    circle_distance = np.linalg.norm(points_mm - centre, axis=1) - radius
-    return np.where(is_circle, circle_distance, line_distance)
+    return PrimitiveDistance(prims, index)(points_mm)
+
+
+class PrimitiveDistance:
+    """Signed distance of points from their primitives, with the per-point geometry gathered once.
+
+    A least-squares fit calls it hundreds of times on the same assignment of points.
+    """
+
+    def __init__(self, prims: list[Primitive], index: np.ndarray):
+        self._centre = np.array([p.a_mm for p in prims], np.float64)[index]
+        self._is_circle = np.array([p.is_circle for p in prims])[index]
+        self._radius = np.array([p.radius_mm for p in prims])[index]
+        b = np.array([p.b_mm for p in prims], np.float64)[index]
+        direction = b - self._centre
+        direction /= np.maximum(np.linalg.norm(direction, axis=1, keepdims=True), 1e-9)
+        self._normal = np.stack([-direction[:, 1], direction[:, 0]], 1)
+
+    def __call__(self, points_mm: np.ndarray) -> np.ndarray:
+        offset = points_mm - self._centre
+        line_distance = np.einsum("ij,ij->i", offset, self._normal)
+        circle_distance = np.linalg.norm(offset, axis=1) - self._radius
+        return np.where(self._is_circle, circle_distance, line_distance)

@@ -166,13 +166,15 @@ def _model_score(response: np.ndarray, homography: np.ndarray, points_mm: np.nda
     return float(sample(response, project(homography, points_mm).astype(np.float32)).mean())
 
 
-def _fine_fit(response, homography, prims, points_mm, normals_mm, index, *, board, gap_mm):
+def _fine_fit(response, homography, prims, points_mm, normals_mm, index, *, board, gap_mm, steps=(0, 1, 2, 3)):
     """Search each primitive along its normal, refit, narrow the search; None with too few points.
 
+    `steps` picks which of the narrowing searches to run (a first, wide one screens starts).
     Returns (homography, found_px, ok, residual_mm of the ok points).
     """
     residual = np.zeros(0)
-    for half_width_mm in (0.4 * gap_mm, 0.25 * gap_mm, 5.0, 2.5):
+    widths = (0.4 * gap_mm, 0.25 * gap_mm, 5.0, 2.5)
+    for half_width_mm in (widths[k] for k in steps):
         px_per_mm = float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))
         on = project(homography, points_mm)
         normal = project(homography, points_mm + normals_mm) - on
@@ -394,12 +396,17 @@ def locate_square_board(
             if sides is not homography:
                 starts.insert(0, sides)
         for start in starts:
-            fit = _fine_fit(response, start, prims, points_mm, normals_mm, index, board=board, gap_mm=gap_mm)
+            # one wide search screens each start; only the best is refined to the end
+            fit = _fine_fit(response, start, prims, points_mm, normals_mm, index, board=board, gap_mm=gap_mm, steps=(0,))
             if fit is not None and _fit_quality(fit, prims, index) > best_quality:
-                best, best_quality = (*fit, to_view, work_gray), _fit_quality(fit, prims, index)
+                best, best_quality = (fit[0], response, to_view, work_gray), _fit_quality(fit, prims, index)
     if best is None:
         return not_found("too few points on the printed lines")
-    homography, found_px, ok, residual, to_view, work_gray = best
+    screened, response, to_view, work_gray = best
+    fit = _fine_fit(response, screened, prims, points_mm, normals_mm, index, board=board, gap_mm=gap_mm, steps=(1, 2, 3))
+    if fit is None:
+        return not_found("too few points on the printed lines")
+    homography, found_px, ok, residual = fit
 
     # 3. checks
     side_support = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import least_squares
 
-from vision.board_primitives import Primitive, primitive_residual_mm
+from vision.board_primitives import Primitive, PrimitiveDistance
 from vision.circle_fit import _apply_inverse, _local_matrix
 from vision.homography import image_to_board, normalised
 
@@ -40,9 +40,10 @@ def refine_on_primitives(
     residual_mm : (n,) ndarray, signed distance of each point from its primitive
     """
     q = image_to_board(homography, found_px)
+    distance = PrimitiveDistance(prims, index)
 
     def residuals(params: np.ndarray) -> np.ndarray:
-        return primitive_residual_mm(prims, index, _apply_inverse(_local_matrix(params, length_mm), q))
+        return distance(_apply_inverse(_local_matrix(params, length_mm), q))
 
     result = least_squares(residuals, np.zeros(8), loss="soft_l1", f_scale=loss_scale_mm, method="trf")
     m = _local_matrix(result.x, length_mm)
