@@ -2,9 +2,10 @@
 
 The labels are team totals as an unordered pair, with some noise (the authors
 corrected values over time). `bench/read.py real` reads all 17 photos and
-scores 16 exactly; sam_board_2025/sam_board6 reads (40, 75) against a label of
-(50, 60), and the photo shows the reading (see the report). Here a sample of
-five keeps the suite fast.
+scores 15 exactly: sam_board_2025/sam_board6 reads (40, 75) against a label of
+(50, 60), and the photo shows the reading; sam_board_2025_earlier/sam_board6
+reads (35, 65) against (35, 55), the difference one disc on the 10 line that
+is flagged for review. Here a sample of five keeps the suite fast.
 """
 
 from __future__ import annotations
