@@ -29,7 +29,7 @@ from calibration.geometry import CrokinoleBoard
 from vision.board_location import BoardLocation, Landmarks
 from vision.circle_fit import refine_on_circles
 from vision.frames import board_view, downscale
-from vision.homography import project
+from vision.homography import image_to_board, project
 from vision.line_features import bright_spot_response, line_response, peaks_along_normals, sample, vote_centre
 
 QUADRANT_LINE_ANGLES_DEG = (45.0, 135.0, 225.0, 315.0)
@@ -158,25 +158,35 @@ def _rotation_phase(
     radii = board.line_radii_mm()
     steps = np.deg2rad(np.arange(0.0, 90.0, 0.5))
     peg_angles = np.array([math.atan2(y, x) for x, y in board.peg_centres_mm()])
-    quadrant_angles = np.deg2rad(QUADRANT_LINE_ANGLES_DEG)
     # a few radii across the quadrant line's length, a peg sampled at its centre
     peg_pts = np.stack([np.cos(peg_angles[None, :] + steps[:, None]), np.sin(peg_angles[None, :] + steps[:, None])], -1)
     peg_px = project(homography, (peg_pts * radii[15]).reshape(-1, 2)).reshape(len(steps), -1, 2)
     peg_score = sample(bright, peg_px).mean(axis=1)
     # a quadrant line is dark along its whole length; the printed numerals on the axes only
     # in places, so the weakest of several radii counts
-    quad_score = np.full(len(steps), np.inf)
-    for fraction in (0.12, 0.25, 0.75, 0.88):
-        r = radii[10] + fraction * (radii[5] - radii[10])
-        pts = np.stack(
-            [np.cos(quadrant_angles[None, :] + steps[:, None]), np.sin(quadrant_angles[None, :] + steps[:, None])], -1
-        )
-        q_px = project(homography, (pts * r).reshape(-1, 2)).reshape(len(steps), -1, 2)
-        quad_score = np.minimum(quad_score, sample(dark, q_px).mean(axis=1))
+    quadrant_angles = np.deg2rad(QUADRANT_LINE_ANGLES_DEG)
+
+    def quadrant_score(offsets: np.ndarray) -> np.ndarray:
+        score = np.full(len(offsets), np.inf)
+        for fraction in (0.12, 0.25, 0.75, 0.88):
+            r = radii[10] + fraction * (radii[5] - radii[10])
+            angles = quadrant_angles[None, :] + offsets[:, None]
+            pts = np.stack([np.cos(angles), np.sin(angles)], -1) * r
+            q_px = project(homography, pts.reshape(-1, 2)).reshape(len(offsets), -1, 2)
+            score = np.minimum(score, sample(dark, q_px).mean(axis=1))
+        return score
+
+    quad_score = quadrant_score(steps)
     score = peg_score / (peg_score.std() + 1e-6) + quad_score / (quad_score.std() + 1e-6)
     best = int(np.argmax(score))
     contrast = float((score[best] - np.median(score)) / (score.std() + 1e-6))
-    phase = float(np.rad2deg(steps[best]))
+    # the long, thin quadrant lines pin the angle more finely than the small pegs
+    fine = steps[best] + np.deg2rad(np.arange(-4.0, 4.05, 0.1))
+    fine_score = quadrant_score(fine)
+    if fine_score.max() > np.median(quad_score) + 2 * quad_score.std():
+        phase = float(np.rad2deg(fine[int(np.argmax(fine_score))]))
+    else:
+        phase = float(np.rad2deg(steps[best]))
     return (phase + 45.0) % 90.0 - 45.0, contrast
 
 
@@ -320,6 +330,11 @@ def locate_crokinole(
     peg_px = project(homography, pegs_mm)
     spot = bright_spot_response(work_gray, width_px=max(3, int(round(board.peg_diameter_mm * 1.6 * local_px_per_mm)) | 1))
     peg_found, peg_ok = _refine_spots(spot, peg_px, radius_px=max(2.0, board.peg_diameter_mm * local_px_per_mm))
+    # a spot that is a highlight, a disc's edge or a screw rather than the peg would turn the
+    # board: only pegs agreeing on one small turn about the centre are used
+    peg_ok &= _agreeing_turn(homography, peg_found, pegs_mm, peg_ok, max_spread_deg=1.0, max_turn_deg=2.0)
+    if peg_ok.sum() < 4:
+        peg_ok[:] = False
     homography, residual, peg_residual = refine_on_circles(
         homography,
         found_px[ok],
@@ -357,6 +372,21 @@ def locate_crokinole(
         error_mm=error_mm,
         landmarks=Landmarks(tuple(names), board_pts, image_pts),
     )
+
+
+def _agreeing_turn(
+    homography: np.ndarray, found_px: np.ndarray, pegs_mm: np.ndarray, ok: np.ndarray, *,
+    max_spread_deg: float, max_turn_deg: float,
+) -> np.ndarray:
+    """Which found pegs imply the same small turn about the centre: within `max_spread_deg` of the
+    median, and at most `max_turn_deg` (the quadrant lines have already set the angle)."""
+    if not ok.any():
+        return ok
+    found_mm = image_to_board(homography, found_px)
+    turn = np.degrees(np.arctan2(found_mm[:, 1], found_mm[:, 0]) - np.arctan2(pegs_mm[:, 1], pegs_mm[:, 0]))
+    turn = (turn + 180.0) % 360.0 - 180.0
+    median = np.median(turn[ok])
+    return ok & (np.abs(turn - median) <= max_spread_deg) & (np.abs(turn) <= max_turn_deg)
 
 
 def _refine_spots(response: np.ndarray, guesses_px: np.ndarray, *, radius_px: float) -> tuple[np.ndarray, np.ndarray]:
