@@ -25,6 +25,9 @@ from vision.zones import hole_mask
 PRINT_COLOUR_MATCH = 14.0
 """Lab distance (8-bit Lab units) under which a disc on a printed circle is taken to be the print."""
 
+PARALLAX_MARGIN_MM = 6.0
+"""How far past the surface's limits a top face may be seen (the exact test follows the parallax correction)."""
+
 STEP_MIN_LAB = 8.0
 """Lab distance between the two sides of a rim point for it to count as a colour step."""
 
@@ -106,8 +109,13 @@ def _disc_offsets(inner: float, outer: float, step: float = 1.0) -> np.ndarray:
     return np.column_stack([xs[keep], ys[keep]])
 
 
-def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, outer_px: float) -> np.ndarray:
-    """Median Lab over an annulus (inner_px..outer_px) around each centre: (n, 3)."""
+def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, outer_px: float,
+                   towards_px: np.ndarray | None = None) -> np.ndarray:
+    """Median Lab over an annulus (inner_px..outer_px) around each centre: (n, 3).
+
+    With `towards_px` (n, 2), each median is taken over the half of the annulus
+    facing that direction (a zero vector keeps all of it).
+    """
     if len(centres_px) == 0:
         return np.zeros((0, 3))
     offsets = _disc_offsets(inner_px, outer_px, step=max(1.0, outer_px / 12))
@@ -115,7 +123,12 @@ def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, 
     h, w = lab.shape[:2]
     xs = np.clip(pts[..., 0], 0, w - 1)
     ys = np.clip(pts[..., 1], 0, h - 1)
-    return np.median(lab[ys, xs].astype(np.float64), axis=1)
+    values = lab[ys, xs].astype(np.float64)
+    if towards_px is None:
+        return np.median(values, axis=1)
+    facing = (offsets[None, :, :] * np.asarray(towards_px)[:, None, :]).sum(axis=2) >= 0
+    values = np.where(facing[..., None], values, np.nan)
+    return np.nanmedian(values, axis=1)
 
 
 def sector_contrast(lab: np.ndarray, centres_px: np.ndarray, face_lab: np.ndarray, *, radius_px: float) -> np.ndarray:
@@ -177,15 +190,20 @@ def step_share(lab: np.ndarray, centres_px: np.ndarray, radii_px: np.ndarray, *,
     return (step > min_step).mean(axis=1)
 
 
-def _surface_mask(centres_mm: np.ndarray, board: BoardModel) -> np.ndarray:
-    """True for centres on the playing surface: not over a pocket, not in the ditch or beyond."""
+def on_surface(centres_mm: np.ndarray, board: BoardModel, *, margin_mm: float = 0.0) -> np.ndarray:
+    """True for centres on the playing surface: not over a pocket, not in the ditch or beyond.
+
+    A positive `margin_mm` keeps centres that far past the limits (a top face
+    seen with parallax lies a few millimetres out from where the piece stands).
+    """
+    centres_mm = np.asarray(centres_mm, np.float64).reshape(-1, 2)
     x, y = centres_mm[:, 0], centres_mm[:, 1]
     if isinstance(board, CrokinoleBoard):
-        return np.hypot(x, y) <= board.surface_radius_mm
-    half = board.half_side_mm
+        return np.hypot(x, y) <= board.surface_radius_mm + margin_mm
+    half = board.half_side_mm + margin_mm
     on = (np.abs(x) <= half) & (np.abs(y) <= half)
     for px, py in board.pocket_centres_mm():
-        on &= np.hypot(x - px, y - py) > board.pocket_diameter_mm / 2
+        on &= np.hypot(x - px, y - py) > board.pocket_diameter_mm / 2 - margin_mm
     return on
 
 
@@ -230,7 +248,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         r_mm = found.radii_px / s
         # The measured radius must be nearer this size than any other.
         nearest = np.argmin(np.abs(r_mm[:, None] - np.array([z.radius_mm for z in sizes])[None, :]), axis=1)
-        ok = (nearest == k) & _surface_mask(mm, board)
+        ok = (nearest == k) & on_surface(mm, board, margin_mm=PARALLAX_MARGIN_MM)
         centres.append(mm[ok])
         radii.append(r_mm[ok])
         size_index.append(np.full(ok.sum(), k))
@@ -247,7 +265,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     filled = steps >= MIN_STEP_SHARE
     centres_mm, radii_mm, size_arr, support_arr, score_arr = (
         centres_mm[filled], radii_mm[filled], size_arr[filled], support_arr[filled], score_arr[filled])
-    colour, surround = _colours(lab, view, centres_mm, size_arr, sizes)
+    colour, surround = _colours(lab, view, centres_mm, size_arr, sizes, board)
     found = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, colour, surround)
     printed = _printed_mask(found, lab, view, board=board)
     if isinstance(board, CrokinoleBoard):
@@ -257,15 +275,32 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=0.3 * sizes[0].radius_mm)
     found = found.filter(keep)
     if len(sizes) == 2 and len(found):
-        found = _one_large_piece(found, edges, lab, view, sizes)
+        found = _one_large_piece(found, edges, lab, view, sizes, board)
     return found.filter(np.argsort(-found.support, kind="stable"))
 
 
+def _away_from_pockets(centres_mm: np.ndarray, board: BoardModel, sizes: tuple[PieceSize, ...]) -> np.ndarray:
+    """Per piece, a view direction pointing away from a pocket it overhangs (zero when it overhangs none)."""
+    away = np.zeros((len(centres_mm), 2))
+    if isinstance(board, CrokinoleBoard):
+        return away
+    for px, py in board.pocket_centres_mm():
+        d = centres_mm - np.array([px, py])
+        near = np.hypot(d[:, 0], d[:, 1]) < board.pocket_diameter_mm / 2 + sizes[-1].radius_mm
+        # View rows grow southwards: flip y.
+        away[near] = d[near] * np.array([1.0, -1.0])
+    return away
+
+
 def _colours(lab: np.ndarray, view: BoardView, centres_mm: np.ndarray, size_arr: np.ndarray,
-             sizes: tuple[PieceSize, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Median colour of each piece's face (a ring's band, a disc's middle) and of the board just around it."""
+             sizes: tuple[PieceSize, ...], board: BoardModel) -> tuple[np.ndarray, np.ndarray]:
+    """Median colour of each piece's face (a ring's band, a disc's middle) and of the board just around it.
+
+    A piece over a pocket's mouth is judged on the half of its face away from the pocket.
+    """
     s = view.px_per_mm
     centres_px = view.to_px(centres_mm)
+    away = _away_from_pockets(centres_mm, board, sizes)
     colour = np.zeros((len(centres_mm), 3))
     surround = np.zeros((len(centres_mm), 3))
     for k, size in enumerate(sizes):
@@ -275,14 +310,15 @@ def _colours(lab: np.ndarray, view: BoardView, centres_mm: np.ndarray, size_arr:
             inner, outer = size.inner_radius_mm + 0.25 * band, size.radius_mm - 0.25 * band
         else:
             inner, outer = 0.0, 0.6 * size.radius_mm
-        colour[at] = median_colours(lab, centres_px[at], inner_px=inner * s, outer_px=outer * s)
+        colour[at] = median_colours(lab, centres_px[at], inner_px=inner * s, outer_px=outer * s,
+                                    towards_px=away[at])
         surround[at] = median_colours(lab, centres_px[at], inner_px=1.2 * size.radius_mm * s,
                                       outer_px=1.5 * size.radius_mm * s)
     return colour, surround
 
 
 def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: BoardView,
-                     sizes: tuple[PieceSize, ...]) -> PieceDetections:
+                     sizes: tuple[PieceSize, ...], board: BoardModel) -> PieceDetections:
     """Sizes decided again from each rim's mean edge profile, with at most one large piece (striker, shooter).
 
     The game has one striker or shooter; its rim is measured against every
@@ -297,7 +333,7 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     if len(candidates):
         size[candidates[np.argmax(measured[candidates])]] = 1
     radii = np.where(size == 1, np.maximum(measured, found.radii_mm), found.radii_mm)
-    colour, surround = _colours(lab, view, found.centres_mm, size, sizes)
+    colour, surround = _colours(lab, view, found.centres_mm, size, sizes, board)
     return PieceDetections(found.centres_mm, radii, size, found.support, colour, surround)
 
 

@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, CrokinoleBoard
-from vision.classify_pieces import classify_pieces
-from vision.detect_pieces import detect_pieces
+from vision.classify_pieces import Classes, classify_pieces
+from vision.detect_pieces import detect_pieces, on_surface
 from vision.frames import validate_image
 from vision.pieces import BoardReading, Piece
 from vision.rectify_board import DEFAULT_PX_PER_MM, board_view
@@ -81,6 +81,9 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     # The rims found are those of the top faces; the rules judge where the piece stands.
     camera = camera_above(homography, image_size=(image.shape[1], image.shape[0]))
     centres_mm = camera.correct(found.centres_mm, face_height_mm=piece_thickness_mm(board))
+    standing = on_surface(centres_mm, board)
+    found, centres_mm = found.filter(standing), centres_mm[standing]
+    classes = Classes(tuple(k for k, keep in zip(classes.kinds, standing) if keep), classes.margin[standing])
     pieces = []
     for i, kind in enumerate(classes.kinds):
         x, y = (float(v) for v in centres_mm[i])
