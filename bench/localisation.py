@@ -129,7 +129,7 @@ def synthetic_rows(count: int, seed0: int) -> tuple[list[str], dict[str, tuple[n
     for game in ("carrom", "crokinole", "couronne"):
         board = load_board(game)
         landmarks = _landmarks_mm(board)
-        found, errors, times = [], [], []
+        found, errors, times, missed = [], [], [], []
         for i in range(count):
             seed = seed0 + i
             difficulty = DIFFICULTIES[i % len(DIFFICULTIES)]
@@ -141,7 +141,10 @@ def synthetic_rows(count: int, seed0: int) -> tuple[list[str], dict[str, tuple[n
             if location.found:
                 errors.extend(_landmark_errors(location.homography, truth, landmarks).tolist())
                 samples.setdefault(game, (image, location))
-        rows.append(_row(f"synthetic {game} 1080p", found, errors, times, f"difficulties {'/'.join(DIFFICULTIES)} in turn"))
+            else:
+                missed.append(f"{seed} {difficulty}")
+        note = f"difficulties {'/'.join(DIFFICULTIES)} in turn; " + (f"missed {', '.join(missed)}" if missed else "none missed")
+        rows.append(_row(f"synthetic {game} 1080p", found, errors, times, note))
     return rows, samples
 
 
