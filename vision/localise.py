@@ -13,6 +13,8 @@ from vision.frames import validate_image
 
 CLEARLY_BETTER = 0.8
 """A later model must fit with at most this share of the current best's error to replace it."""
+GOOD_ENOUGH_MM = 0.5
+"""A fit this close needs no other model tried: no model could be clearly better."""
 
 
 def locate_board(
@@ -66,6 +68,8 @@ def locate_board(
             best = location
         elif best is None:
             best = location
+        if best.found and best.error_mm <= GOOD_ENOUGH_MM:
+            break
     return best
 
 
