@@ -2,17 +2,21 @@
 
 Steps:
 
-1. coarse (at ``coarse_side_px``): the centre from thin-line normals, the board's
+1. coarse (at ``coarse_side_px``, dark and light lines both tried): the board's
    rotation from the dominant line direction (modulo 90 degrees, so the sides
-   align with the image axes as closely as possible, south at the bottom), and
-   the scale from the projection profiles, where the parallel printed lines
-   (carrom base lines, couronne start lines) must appear at the model's offsets
-   on both axes;
-2. fine (on the board's region, scaled to about ``fine_radius_px``): search each printed primitive (line or circle) along its normal, fit
-   the homography to all points (distance to primitive in board mm, robust),
+   align with the image axes as closely as possible, south at the bottom);
+   scales and centres proposed by the projection profiles, where the parallel
+   printed lines (carrom base lines, couronne start lines) must appear at the
+   model's offsets on both axes, and by a sweep about the voted centre; each
+   proposal scored and nudged against all of the model's printed lines;
+2. fine (on the board's region, scaled to about ``fine_radius_px``): from the
+   best proposals, and from the four sides found in short segments (for
+   perspective), one wide search screens the starts; the best is refined:
+   search each printed primitive (line or circle) along its normal, fit the
+   homography to all points (distance to primitive in board mm, robust),
    narrow the search, repeat;
-3. check: enough of each side's lines found, small residuals, and the corner
-   pockets that are in view darker than the surface.
+3. check: enough of each side's lines and of each kind of feature found, small
+   residuals, and the corner pockets that are in view darker than the surface.
 """
 
 from __future__ import annotations
