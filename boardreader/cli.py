@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ("score", "serve", "simulate", "calibrate", "locate", "read")
+SUBCOMMANDS = ("score", "serve", "simulate", "calibrate", "locate", "read", "analyze")
 EXIT_BAD_INPUT = 2
 
 

@@ -58,30 +58,34 @@ def effective_events(events: Sequence[dict[str, Any]]) -> list[tuple[int, dict[s
     Returns (position in `events`, event) pairs; a replacement keeps the position
     of the correction, so an error in it names the line that introduced it.
     """
-    resolved: list[tuple[int, dict[str, Any]]] = []
+    resolved: list[tuple[int, dict[str, Any]] | None] = []
+    slot_of: dict[Any, int] = {}  # event id -> its slot in `resolved`
     for position, event in enumerate(events):
         kind = field(event, "type", str)
         if kind not in CORRECTION_TYPES:
-            if "id" in event and any(e.get("id") == event["id"] for _, e in resolved):
-                raise InvalidEventError(f"duplicate event id {event['id']!r}", position)
+            if "id" in event:
+                if event["id"] in slot_of:
+                    raise InvalidEventError(f"duplicate event id {event['id']!r}", position)
+                slot_of[event["id"]] = len(resolved)
             resolved.append((position, event))
             continue
         target = event.get("target")
         if target is None:
             raise InvalidEventError(f"{kind!r} needs field 'target' (the id of an earlier event)", position)
-        slot = next((i for i, (_, e) in enumerate(resolved) if e.get("id") == target), None)
+        slot = slot_of.get(target)
         if slot is None:
             raise InvalidEventError(f"{kind!r} targets unknown event id {target!r}", position)
         if resolved[slot][1].get("type") == "match":
             raise InvalidEventError("the match line cannot be corrected or voided", position)
         if kind == "void":
-            del resolved[slot]
+            resolved[slot] = None
+            del slot_of[target]
             continue
         replacement = field(event, "event", dict)
         if replacement.get("type") in CORRECTION_TYPES or replacement.get("type") == "match":
             raise InvalidEventError("a correction must replace an event with a game event", position)
         resolved[slot] = (position, {**replacement, "id": target})
-    return resolved
+    return [entry for entry in resolved if entry is not None]
 
 
 def replay_state(events: Sequence[dict[str, Any]]) -> tuple[Engine, Any]:

@@ -8,6 +8,7 @@ source (camera, RTSP/HTTP URL) reconnects after a drop-out, with the gap in its
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,10 @@ from typing import Callable, Iterator
 
 import cv2
 import numpy as np
+
+# FFmpeg's own complaints about a broken file would break the one-line error contract;
+# what went wrong is reported through SourceReport and SourceError instead.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 

@@ -1,0 +1,130 @@
+"""From vision observations to the event log of design.md, scored live by the rules engine.
+
+Vision says what it saw (a shot, pieces pocketed, a 20 in the hole); the rules
+engine knows whose turn it is, which colour each side plays and how many discs a
+round has. The recorder joins the two: each settled transition with a shot
+becomes a carrom or couronne stroke, and the last shot of a crokinole round
+becomes the round's entry. An entry the rules cannot allow is not forced into
+the log: it is kept aside for the referee with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring import EventLogError, replay
+from vision.events import Observation
+from vision.pieces import BoardReading
+
+
+@dataclass
+class MatchRecorder:
+    """The event log of one match as vision builds it.
+
+    Parameters
+    ----------
+    match : dict
+        The match line (design.md, "Event log"). Crokinole may add
+        ``"colours": {"A": "light", "B": "dark"}`` (default: the first side plays light).
+    """
+
+    match: dict[str, Any]
+    log: list[dict[str, Any]] = field(default_factory=list)
+    held: list[dict[str, Any]] = field(default_factory=list)  # entries the rules refused, for the referee
+    _shots_in_round: int = 0
+    _twenties: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.log = [dict(self.match)]
+        self.result = replay(self.log)
+        self.game = self.match["game"]
+        sides = self.result.get("sides") or self.match.get("sides")
+        self.colour_side = {colour: side for side, colour in self.match.get("colours", {}).items()} or {
+            "light": sides[0], "dark": sides[1]
+        }
+
+    @property
+    def is_over(self) -> bool:
+        return self.result.get("winner") is not None
+
+    def add(self, observations: list[Observation], reading: BoardReading | None) -> list[dict[str, Any]]:
+        """Log entries made from one settled transition; an empty list when nothing scores."""
+        if self.is_over:
+            return []
+        for o in observations:
+            if o.type == "sunk_20" and o.piece in self.colour_side:
+                side = self.colour_side[o.piece]
+                self._twenties[side] = self._twenties.get(side, 0) + 1
+        shots = [o for o in observations if o.type == "shot"]
+        if not shots:
+            return []
+        review = any(o.needs_review for o in observations)
+        if self.game == "crokinole":
+            entry = self._crokinole(observations, shots, reading)
+        else:
+            entry = self._stroke(observations, shots[0])
+        if entry is None:
+            return []
+        if review:
+            entry["needs_review"] = True
+        return self._append(entry)
+
+    def _append(self, entry: dict[str, Any]) -> list[dict[str, Any]]:
+        entry["id"] = f"v{len(self.log)}"
+        try:
+            self.result = replay(self.log + [entry])
+        except EventLogError as error:
+            self.held.append({**entry, "reason": str(error)})
+            return []
+        self.log.append(entry)
+        return [entry]
+
+    def _stroke(self, observations: list[Observation], shot: Observation) -> dict[str, Any]:
+        stroke_piece = "striker" if self.game == "carrom" else "shooter"
+        pocketed = [o.piece for o in observations if o.type == "pocketed" and o.piece != stroke_piece]
+        striker_in = any(o.type == "pocketed" and o.piece == stroke_piece for o in observations)
+        if self.game == "carrom":
+            return {"type": "stroke", "t": round(shot.t_s, 3), "pocketed": pocketed, "striker": striker_in,
+                    "foul": False}
+        # Couronne: own and opponent rings follow from whose turn it is.
+        turn = self.result["live"]["turn"]
+        own = sum(piece == turn for piece in pocketed)
+        off = [o.piece for o in observations if o.type == "off_board"]
+        return {
+            "type": "stroke",
+            "t": round(shot.t_s, 3),
+            "pocketed": {"own": own, "opponent": len(pocketed) - own},
+            "shooter_pocketed": striker_in,
+            "shooter_off_board": stroke_piece in off,
+            "off_board": {"own": sum(p == turn for p in off), "opponent": sum(p not in (turn, stroke_piece) for p in off)},
+        }
+
+    def _crokinole(self, observations: list[Observation], shots: list[Observation],
+                   reading: BoardReading | None) -> dict[str, Any] | None:
+        self._shots_in_round += len(shots)
+        discs_per_side = self.result["live"].get("discs_per_side") or 0
+        if reading is None or self._shots_in_round < 2 * discs_per_side:
+            return None
+        # NCA 6: the round is scored from where the discs lie once every disc is shot.
+        discs = {side: [] for side in self.colour_side.values()}
+        for piece in reading.pieces:
+            if piece.kind in self.colour_side and piece.zone:
+                discs[self.colour_side[piece.kind]].append(piece.zone)
+        entry = {
+            "type": "round",
+            "t": round(shots[-1].t_s, 3),
+            "discs": discs,
+            "twenties": {side: self._twenties.get(side, 0) for side in discs},
+        }
+        if any(p.needs_review for p in reading.pieces):
+            entry["needs_review"] = True
+        self._shots_in_round = 0
+        self._twenties = {}
+        return entry
+
+    def board_changed(self, before: dict[str, Any]) -> bool:
+        """Whether the last entry ended a carrom board, crokinole round or game (the pieces are reset)."""
+        live, was = self.result.get("live", {}), before
+        keys = ("game", "board", "round")
+        return any(live.get(k) != was.get(k) for k in keys if k in live or k in was)

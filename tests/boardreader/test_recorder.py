@@ -1,0 +1,52 @@
+"""Observations become the event log, with the rules engine saying whose turn and colour it is."""
+
+from boardreader.recorder import MatchRecorder
+from vision.events import Observation
+from vision.pieces import BoardReading, Piece
+
+CARROM = {"type": "match", "game": "carrom", "preset": "icf", "sides": ["A", "B"]}
+
+
+def shot(t_s, piece="striker"):
+    return Observation(t_s, "shot", piece)
+
+
+def test_a_carrom_transition_with_a_shot_is_one_stroke():
+    recorder = MatchRecorder(CARROM)
+    entries = recorder.add([shot(1.0), Observation(1.4, "pocketed", "white", 2),
+                            Observation(1.5, "pocketed", "striker", 3)], None)
+    assert entries == [{"type": "stroke", "t": 1.0, "pocketed": ["white"], "striker": True, "foul": False,
+                        "id": "v1"}]
+    live = recorder.result["live"]
+    assert live["to_place"]["white"] == 1 and live["dues"]["A"] == 1  # ICF 73: the coin back, a due owed
+    assert recorder.add([Observation(3.0, "placed", "white")], None) == []  # no shot, no stroke
+
+
+def test_what_the_rules_refuse_is_held_for_the_referee_not_logged():
+    recorder = MatchRecorder(CARROM)
+    too_many = [shot(1.0)] + [Observation(1.2, "pocketed", "white", 0)] * 10
+    assert recorder.add(too_many, None) == []
+    assert len(recorder.log) == 1
+    assert "only 9 white" in recorder.held[0]["reason"]
+
+
+def test_couronne_own_and_opponent_rings_follow_the_turn():
+    recorder = MatchRecorder({"type": "match", "game": "couronne", "sides": ["pink", "blue"], "rings": 12})
+    entries = recorder.add([shot(1.0, "shooter"), Observation(1.3, "pocketed", "pink", 0),
+                            Observation(1.4, "pocketed", "blue", 1)], None)
+    assert entries[0]["pocketed"] == {"own": 1, "opponent": 1}
+
+
+def test_crokinole_round_is_logged_after_the_last_shot_from_where_the_discs_lie():
+    recorder = MatchRecorder({"type": "match", "game": "crokinole", "preset": "nca", "sides": ["A", "B"]})
+    per_side = recorder.result["live"]["discs_per_side"]
+    board = BoardReading("crokinole", (Piece("light", 0, 50, 16, 0.9, zone=15),
+                                       Piece("dark", 150, 0, 16, 0.9, zone=10),
+                                       Piece("dark", 0, 290, 16, 0.9, zone=0)))
+    for i in range(2 * per_side - 1):
+        assert recorder.add([shot(i, "light" if i % 2 else "dark")], board) == []
+    recorder.add([Observation(40.0, "sunk_20", "dark")], board)  # not a shot: counted for the round
+    entries = recorder.add([shot(50.0, "light")], board)
+    assert entries[0]["type"] == "round"
+    assert entries[0]["discs"] == {"A": [15], "B": [10]}
+    assert entries[0]["twenties"] == {"A": 0, "B": 1}

@@ -1,0 +1,102 @@
+"""Event inference between settled readings, on hand-made readings."""
+
+import pytest
+
+from calibration.geometry import load_board
+from vision.events import EventInferer, Motion
+from vision.pieces import BoardReading, Piece
+from vision.pockets import PocketActivity
+
+CARROM_POCKETS = load_board("carrom").pocket_centres_mm()
+
+
+def reading(*pieces, game="carrom", twenties=None):
+    return BoardReading(game, tuple(Piece(kind, x, y, 15.5, 0.9) for kind, x, y in pieces), twenties or {})
+
+
+BASE = [("white", 0, 0), ("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250)]
+
+
+def inferer(game="carrom"):
+    pockets = CARROM_POCKETS if game != "crokinole" else ((0.0, 0.0),)
+    inf = EventInferer(game, pocket_centres_mm=pockets)
+    inf.settled(reading(*BASE, game=game), 0.0, None)
+    return inf
+
+
+def kinds(observations):
+    return [(o.type, o.piece, o.pocket) for o in observations]
+
+
+def test_the_first_reading_and_an_unchanged_board_say_nothing():
+    inf = inferer()
+    assert inf.settled(reading(*BASE), 2.0, Motion(1.0, None)) == []
+
+
+def test_a_piece_gone_with_a_busy_pocket_was_pocketed_there_when_it_was_busiest():
+    inf = inferer()
+    after = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 100, 80))
+    busy = (PocketActivity(0, 0.0, None), PocketActivity(2, 0.3, 1.7))
+    observations = inf.settled(after, 3.0, Motion(0.5, 1.2, busy))
+    assert kinds(observations) == [("shot", "striker", None), ("pocketed", "white", 2)]
+    assert observations[0].t_s == 1.2 and observations[1].t_s == 1.7
+
+
+def test_a_piece_missed_once_without_a_busy_pocket_is_not_an_event():
+    inf = inferer()
+    blink = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
+    assert kinds(inf.settled(blink, 2.0, Motion(1.0, None))) == [("shot", "striker", None)]
+    back = reading(*BASE)
+    assert "off_board" not in [o.type for o in inf.settled(back, 3.0, Motion(2.5, None))]
+
+
+def test_a_piece_missing_twice_without_a_pocket_went_off_the_board_for_review():
+    inf = inferer()
+    gone = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
+    inf.settled(gone, 2.0, Motion(1.0, 1.1))
+    observations = inf.settled(gone, 3.0, Motion(2.5, None))
+    off = [o for o in observations if o.type == "off_board"]
+    assert len(off) == 1 and off[0].piece == "white" and off[0].needs_review and off[0].t_s == 1.1
+
+
+def test_the_striker_picked_up_between_strokes_is_no_event():
+    inf = inferer()
+    assert inf.settled(reading(*BASE[:3]), 2.0, Motion(1.0, None)) == []
+
+
+def test_a_coin_put_back_is_placed_once_a_second_reading_confirms_it():
+    inf = inferer()
+    placed = reading(*BASE, ("white", 0, 60))
+    assert inf.settled(placed, 2.0, Motion(1.0, None)) == []
+    observations = inf.settled(placed, 3.0, Motion(2.5, None))
+    assert kinds(observations) == [("placed", "white", None)] and observations[0].t_s == 1.0
+
+
+def test_a_still_piece_classified_differently_once_keeps_its_kind():
+    inf = inferer()
+    flicker = reading(("black", 0, 0), ("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
+    assert inf.settled(flicker, 2.0, Motion(1.0, None)) == []
+    assert inf.kinds_on_board() == {"white": 1, "black": 1, "queen": 1, "striker": 1}
+
+
+def test_crokinole_a_new_disc_is_a_shot_of_its_colour_and_a_20_needs_the_hole():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
+    inf.settled(reading(("light", 100, 0), game="crokinole"), 0.0, None)
+    after = reading(("light", 100, 0), ("dark", -150, 20), game="crokinole")
+    assert kinds(inf.settled(after, 2.0, Motion(1.0, 1.1))) == [("shot", "dark", None)]
+    # A disc that vanished is no 20; one seen in the hole is.
+    gone = reading(("dark", -150, 20), game="crokinole")
+    assert "sunk_20" not in [o.type for o in inf.settled(gone, 4.0, Motion(3.0, 3.1))]
+    sunk = reading(("dark", -150, 20), game="crokinole", twenties={"light": 1})
+    observations = inf.settled(sunk, 6.0, Motion(5.0, 5.1, (PocketActivity(0, 0.2, 5.4),)))
+    assert ("sunk_20", "light", None) in kinds(observations)
+    assert [o.t_s for o in observations if o.type == "sunk_20"] == [5.4]
+
+
+@pytest.mark.parametrize("game", ["carrom", "couronne"])
+def test_observations_have_the_design_shape(game):
+    inf = inferer(game)
+    observations = inf.settled(reading(*BASE[1:]), 2.0, Motion(1.0, 1.2, (PocketActivity(1, 0.2, 1.5),)))
+    for o in observations:
+        record = o.to_json()
+        assert {"t", "type", "confidence", "needs_review"} <= record.keys()

@@ -1,0 +1,44 @@
+"""Perfect eyes for testing what comes after them: the simulator's own truth as locator and reader.
+
+Event inference is tested on its own by feeding it the board as the simulator
+knows it; the real locator and reader are measured in their own tests and in bench/.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from vision.board_location import BoardLocation, Landmarks
+from vision.homography import project
+from vision.pieces import BoardReading, Piece
+
+
+class TruthPlayback:
+    """Locator and reader for one simulated clip; set `t_s` to the time of the frame at hand."""
+
+    def __init__(self, folder: Path):
+        self.truth = json.loads((folder / "truth.json").read_text())
+        self.frames = [json.loads(line) for line in (folder / "frames.jsonl").read_text().splitlines()]
+        self.t_s = 0.0
+
+    def locate(self, image: np.ndarray) -> BoardLocation:
+        homography = np.array(self.truth["homography"])
+        for change in self.truth.get("homography_changes", []):
+            if change["t"] <= self.t_s + 1e-6:
+                homography = np.array(change["homography"])
+        edge_mm = 330.0
+        grid = np.linspace(-edge_mm, edge_mm, 7)
+        points = np.array([(x, y) for x in grid for y in grid if max(abs(x), abs(y)) > 0.6 * edge_mm])
+        landmarks = Landmarks(tuple(f"p{i}" for i in range(len(points))), points, project(homography, points))
+        return BoardLocation(True, self.truth["game"], self.truth["board_model"], homography, 1.0, 0.0, landmarks)
+
+    def read(self, image: np.ndarray, *, homography: np.ndarray, board) -> BoardReading:
+        frame = self.frames[min(round(self.t_s * self.truth["fps"]), len(self.frames) - 1)]
+        pieces = tuple(
+            Piece(p["kind"], p["x_mm"], p["y_mm"], p["r_mm"], 1.0)
+            for p in frame["pieces"] if p["status"] in ("board", "moving")
+        )
+        return BoardReading(self.truth["game"], pieces)

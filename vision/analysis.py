@@ -1,0 +1,159 @@
+"""From frames to observations: locate and track the board, gate on settling, read, infer events.
+
+One `BoardAnalyzer.update(frame)` per frame. Per frame it does only cheap work
+(a tracker check, the settle gate, the pocket mouths); the board is read in full
+only on the first frame of each settled stretch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from calibration.geometry import BoardModel, load_board
+from vision.board_location import BoardLocation
+from vision.board_tracker import BoardTracker
+from vision.events import EventInferer, Motion, Observation
+from vision.localise import locate_board
+from vision.pieces import BoardReading
+from vision.pieces_read import read_pieces
+from vision.pockets import PocketWatch, board_masks, pocket_centres_mm
+from vision.settle import SettleGate, SettleSettings
+from vision.sources import Frame
+
+MIN_STRIKE_MOTION = 0.003  # share of the board moving on its own (about a striker's trace in a frame) ...
+STRIKE_FRAMES = 3  # ... going on for this many frames in a row
+MAX_HIDDEN_SHARE = 0.1  # a settled reading with more of the surface unseen is not trusted
+LOCATE_EVERY_S = 0.5  # while no board is found, try again this often
+
+
+@dataclass(frozen=True)
+class AnalysisStep:
+    """What one frame added: a settled reading and the observations it led to, if any."""
+
+    frame_index: int
+    t_s: float
+    board_found: bool
+    is_stable: bool
+    reading: BoardReading | None = None
+    observations: tuple[Observation, ...] = ()
+    homography: np.ndarray | None = None
+
+
+@dataclass
+class _Segment:
+    """The movement since the last settled reading."""
+
+    start_s: float | None = None
+    free_motion: list[tuple[float, float]] = field(default_factory=list)  # (t_s, share of the board)
+
+    def strike_s(self) -> float | None:
+        """When pieces first moved on their own and kept moving.
+
+        A hand's fingers flicker and a piece put down changes one frame; a strike
+        sets pieces rolling for several frames.
+        """
+        run: list[float] = []
+        for t_s, share in self.free_motion:
+            run = run + [t_s] if share >= MIN_STRIKE_MOTION else []
+            if len(run) == STRIKE_FRAMES:
+                return run[0]
+        return None
+
+
+@dataclass
+class BoardAnalyzer:
+    """Frames in, observations out, for one board of `game`.
+
+    Parameters
+    ----------
+    game : {"carrom", "crokinole", "couronne"}
+    locate : callable(image) -> BoardLocation, optional
+        The full locator; by default `locate_board` over every shipped model.
+    read : callable(image, *, homography, board) -> BoardReading
+        The piece reader; `read_pieces` by default.
+    settle : SettleSettings
+    """
+
+    game: str
+    locate: Callable[[np.ndarray], BoardLocation] | None = None
+    read: Callable[..., BoardReading] = read_pieces
+    settle: SettleSettings = field(default_factory=SettleSettings)
+
+    def __post_init__(self) -> None:
+        if self.locate is None:
+            self.locate = lambda image: locate_board(image, game=self.game)
+        self._tracker: BoardTracker | None = None
+        self._board: BoardModel | None = None
+        self._homography: np.ndarray | None = None
+        self._gate: SettleGate | None = None
+        self._pockets: PocketWatch | None = None
+        self._inferer: EventInferer | None = None
+        self._segment = _Segment()
+        self._last_locate_s = -np.inf
+
+    @property
+    def board(self) -> BoardModel | None:
+        return self._board
+
+    def new_board(self) -> None:
+        """The pieces are set up afresh (a new board or round): the next settled reading starts over."""
+        if self._board is not None:
+            self._inferer = EventInferer(self.game, pocket_centres_mm=pocket_centres_mm(self._board))
+
+    def update(self, frame: Frame) -> AnalysisStep:
+        if self._tracker is None and not self._find_board(frame):
+            return AnalysisStep(frame.index, frame.t_s, False, False)
+        state = self._tracker.update(frame.image)
+        if not state.location.found:
+            return AnalysisStep(frame.index, frame.t_s, False, False)
+        if not np.allclose(state.location.homography, self._homography):
+            # Bumped and re-found: the masks move with the board; what was read stays in mm.
+            self._set_view(state.location.homography, frame.image.shape[:2])
+        if state.status in ("moved", "lost"):
+            # The board is not where the masks are: hold everything until it is re-found.
+            self._segment.start_s = self._segment.start_s if self._segment.start_s is not None else frame.t_s
+            return AnalysisStep(frame.index, frame.t_s, True, False, homography=self._homography)
+        return self._watch(frame)
+
+    def _find_board(self, frame: Frame) -> bool:
+        if frame.t_s - self._last_locate_s < LOCATE_EVERY_S:
+            return False
+        self._last_locate_s = frame.t_s
+        location = self.locate(frame.image)
+        if not location.found:
+            return False
+        self._board = load_board(location.game, location.model)
+        self._tracker = BoardTracker(self.locate)
+        self._tracker.reset(location, frame.image)
+        self._inferer = EventInferer(self.game, pocket_centres_mm=pocket_centres_mm(self._board))
+        self._set_view(location.homography, frame.image.shape[:2])
+        return True
+
+    def _set_view(self, homography: np.ndarray, image_shape: tuple[int, int]) -> None:
+        self._homography = np.array(homography, float)
+        surface, rim = board_masks(self._homography, board=self._board, image_shape=image_shape)
+        self._gate = SettleGate(board_mask=surface, rim_mask=rim, settings=self.settle)
+        self._pockets = PocketWatch(self._homography, board=self._board, image_shape=image_shape)
+
+    def _watch(self, frame: Frame) -> AnalysisStep:
+        gate = self._gate.update(frame.image, frame.t_s)
+        self._pockets.update(frame.image, frame.t_s)
+        segment = self._segment
+        if gate.is_moving or gate.is_occluded:
+            segment.start_s = segment.start_s if segment.start_s is not None else frame.t_s
+            segment.free_motion.append((frame.t_s, gate.free_motion_fraction))
+        if not gate.is_new_settle:
+            return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
+        reading = self.read(frame.image, homography=self._homography, board=self._board)
+        if reading.hidden_share > MAX_HIDDEN_SHARE:
+            return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
+        motion = None
+        if segment.start_s is not None:
+            motion = Motion(segment.start_s, segment.strike_s(), tuple(self._pockets.activity()))
+        observations = self._inferer.settled(reading, frame.t_s, motion)
+        self._segment = _Segment()
+        self._pockets.reset()
+        return AnalysisStep(frame.index, frame.t_s, True, True, reading, tuple(observations), self._homography)

@@ -1,0 +1,241 @@
+"""Event inference: what happened between settled readings of the board.
+
+Pieces keep an identity across settled readings (a `_Track`): a piece that lies
+where a piece lay is the same piece, whatever the classifier says this time, and
+its kind is the vote of all its sightings. Between two readings:
+
+- a piece that is gone went into the pocket that was busy while the board moved
+  (carrom, couronne); a piece gone with no busy pocket is only declared off the
+  board once a second reading confirms it, so a missed detection costs nothing;
+- a piece that appears was placed back (confirmed by a second reading too);
+- pieces that moved mean a stroke or shot was played;
+- a crokinole 20 is observed only from a disc seen lying in the hole, never from a
+  disappearance (design.md).
+
+Observations use the event shape of design.md ("Ground truth and observations"),
+with `confidence` and `needs_review`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import count
+from typing import Any
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from vision.pieces import BoardReading, Piece
+from vision.pockets import PocketActivity
+
+MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
+CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
+STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One thing vision saw happen."""
+
+    t_s: float
+    type: str  # shot | pocketed | sunk_20 | off_board | placed
+    piece: str | None = None
+    pocket: int | None = None
+    confidence: float = 1.0
+    needs_review: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"t": round(self.t_s, 3), "type": self.type}
+        if self.piece is not None:
+            record["piece"] = self.piece
+        if self.pocket is not None:
+            record["pocket"] = self.pocket
+        record["confidence"] = round(self.confidence, 3)
+        record["needs_review"] = self.needs_review
+        return record
+
+
+@dataclass(frozen=True)
+class Motion:
+    """What the gate and the pockets saw between two settled readings."""
+
+    start_s: float  # first frame that moved
+    strike_s: float | None  # first frame where pieces moved on their own (not under a hand)
+    pockets: tuple[PocketActivity, ...] = ()
+
+
+@dataclass
+class _Track:
+    """One physical piece across readings."""
+
+    track_id: int
+    x_mm: float
+    y_mm: float
+    votes: dict[str, float] = field(default_factory=dict)
+    readings: int = 0
+    missing_since_s: float | None = None  # the shot after which it was last missed
+    missed: int = 0
+    appeared_s: float | None = None  # tentative until seen again
+
+    @property
+    def kind(self) -> str:
+        return max(self.votes, key=self.votes.get)
+
+    def see(self, piece: Piece) -> None:
+        self.x_mm, self.y_mm = piece.x_mm, piece.y_mm
+        self.votes[piece.kind] = self.votes.get(piece.kind, 0.0) + max(piece.confidence, 0.05)
+        self.readings += 1
+        self.missed = 0
+        self.missing_since_s = None
+
+
+def _assign(cost: np.ndarray, limit: float) -> list[tuple[int, int]]:
+    if cost.size == 0:
+        return []
+    rows, cols = linear_sum_assignment(np.minimum(cost, 1e6))
+    return [(r, c) for r, c in zip(rows, cols) if np.isfinite(cost[r, c]) and cost[r, c] <= limit]
+
+
+class EventInferer:
+    """Turns each new settled reading into observations, given what moved in between.
+
+    Parameters
+    ----------
+    game : {"carrom", "crokinole", "couronne"}
+    pocket_centres_mm : centres of the pockets (or the 20-hole), as PocketWatch numbers them.
+    """
+
+    def __init__(self, game: str, *, pocket_centres_mm: tuple[tuple[float, float], ...]):
+        self.game = game
+        self._pockets_mm = np.array(pocket_centres_mm, float)
+        self._tracks: list[_Track] = []
+        self._ids = count()
+        self._twenties: dict[str, int] = {}
+        self._started = False
+
+    def kinds_on_board(self) -> dict[str, int]:
+        """Confirmed pieces per voted kind (what the board holds, as far as vision knows)."""
+        counts: dict[str, int] = {}
+        for track in self._tracks:
+            if track.appeared_s is None and track.missed == 0:
+                counts[track.kind] = counts.get(track.kind, 0) + 1
+        return counts
+
+    def settled(self, reading: BoardReading, t_s: float, motion: Motion | None) -> list[Observation]:
+        """Observations between the previous settled reading and this one (none for the first)."""
+        if not self._started:
+            self._started = True
+            for piece in reading.pieces:
+                self._new_track(piece, appeared_s=None)
+            self._twenties = dict(reading.twenties)
+            return []
+        motion = motion or Motion(t_s, None)
+        shot_t_s = motion.strike_s if motion.strike_s is not None else motion.start_s
+        stroke_piece = STROKE_PIECES.get(self.game)
+        observations: list[Observation] = []
+        still, moved, unmatched_tracks, unmatched_pieces = self._match(reading.pieces)
+        for track, piece in still + moved:
+            if track.appeared_s is not None:
+                observations += self._confirm_new(track)
+            track.see(piece)
+        new_tracks = [self._new_track(piece, appeared_s=motion.start_s) for piece in unmatched_pieces]
+
+        busy = [a for a in motion.pockets if a.energy > 0]
+        strikers_gone = [t for t in unmatched_tracks if t.kind == stroke_piece and t.appeared_s is None]
+        missing = [t for t in unmatched_tracks if t.kind != stroke_piece and t.appeared_s is None]
+        for track in unmatched_tracks:
+            if track.appeared_s is not None:
+                self._tracks.remove(track)  # a tentative piece not seen again was never there
+        # A stroke moves or takes pieces; the striker alone coming and going between strokes
+        # (picked up, put on the base line) is no stroke unless pieces rolled on their own.
+        striker_changed = bool(strikers_gone or any(t.kind == stroke_piece for t in new_tracks)
+                               or any(t.kind == stroke_piece for t, _ in moved))
+        is_stroke = bool(any(t.kind != stroke_piece for t, _ in moved)
+                         or any(t.missed == 0 for t in missing)
+                         or (self.game == "crokinole" and new_tracks)
+                         or (striker_changed and motion.strike_s is not None))
+        if is_stroke:
+            observations.append(Observation(shot_t_s, "shot", self._shot_piece(new_tracks),
+                                            confidence=1.0 if motion.strike_s is not None else 0.6))
+
+        for track in strikers_gone:
+            self._tracks.remove(track)
+            if is_stroke and busy:
+                observations.append(self._gone(track, busy))  # the striker went in with the stroke
+        for track in missing:
+            track.missing_since_s = track.missing_since_s if track.missing_since_s is not None else shot_t_s
+            track.missed += 1
+            explained = bool(busy) and self.game in STROKE_PIECES and track.missed == 1
+            if explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
+                observations.append(self._gone(track, busy if explained else []))
+                self._tracks.remove(track)
+        if self.game == "crokinole":
+            observations += self._sunk(reading, motion, shot_t_s)
+            for track in new_tracks:
+                track.appeared_s = None  # the shot disc: no placement to confirm
+        return sorted(observations, key=lambda o: o.t_s)
+
+    def _match(self, pieces: tuple[Piece, ...]):
+        """Same place first, whatever the kind; then moved pieces by kind."""
+        tracks = list(self._tracks)
+        if not tracks or not pieces:
+            return [], [], tracks, list(pieces)
+        track_xy = np.array([(t.x_mm, t.y_mm) for t in tracks])
+        piece_xy = np.array([(p.x_mm, p.y_mm) for p in pieces])
+        distance = np.linalg.norm(track_xy[:, None] - piece_xy[None], axis=2)
+        still = _assign(distance, MOVED_MM)
+        free_t = [i for i in range(len(tracks)) if i not in {r for r, _ in still}]
+        free_p = [j for j in range(len(pieces)) if j not in {c for _, c in still}]
+        moved = []
+        if free_t and free_p:
+            same_kind = np.array([[tracks[i].kind == pieces[j].kind for j in free_p] for i in free_t])
+            cost = np.where(same_kind, distance[np.ix_(free_t, free_p)], np.inf)
+            moved = [(free_t[r], free_p[c]) for r, c in _assign(cost, np.inf)]
+        taken_t = {r for r, _ in still} | {r for r, _ in moved}
+        taken_p = {c for _, c in still} | {c for _, c in moved}
+        return ([(tracks[r], pieces[c]) for r, c in still],
+                [(tracks[r], pieces[c]) for r, c in moved],
+                [t for i, t in enumerate(tracks) if i not in taken_t],
+                [p for j, p in enumerate(pieces) if j not in taken_p])
+
+    def _new_track(self, piece: Piece, *, appeared_s: float | None) -> _Track:
+        track = _Track(next(self._ids), piece.x_mm, piece.y_mm, appeared_s=appeared_s)
+        track.see(piece)
+        self._tracks.append(track)
+        return track
+
+    def _confirm_new(self, track: _Track) -> list[Observation]:
+        appeared_s, track.appeared_s = track.appeared_s, None
+        if self.game == "crokinole" or track.kind == STROKE_PIECES[self.game]:
+            return []  # the striker comes and goes with every stroke
+        return [Observation(appeared_s, "placed", track.kind, confidence=min(1.0, track.votes[track.kind]))]
+
+    def _shot_piece(self, new_tracks: list[_Track]) -> str | None:
+        if self.game in STROKE_PIECES:
+            return STROKE_PIECES[self.game]
+        # Crokinole: the disc that came in from the shooting line is the shooter's colour.
+        return new_tracks[0].kind if len(new_tracks) == 1 else None
+
+    def _gone(self, track: _Track, busy: list[PocketActivity]) -> Observation:
+        when = track.missing_since_s
+        if self.game == "crokinole" or not busy:
+            # Crokinole discs leave for the ditch; a 20 is only ever seen in the hole.
+            review = self.game != "crokinole"
+            return Observation(when, "off_board", track.kind, confidence=0.8 if not review else 0.5,
+                               needs_review=review)
+        distance = np.linalg.norm(self._pockets_mm[[a.pocket for a in busy]] - (track.x_mm, track.y_mm), axis=1)
+        # The busiest pocket, unless the piece lay right at another busy one.
+        scores = np.array([a.energy for a in busy]) / (1.0 + distance / 100.0)
+        best = busy[int(np.argmax(scores))]
+        return Observation(best.peak_t_s, "pocketed", track.kind, best.pocket,
+                           confidence=0.95 if len(busy) == 1 else 0.75)
+
+    def _sunk(self, reading: BoardReading, motion: Motion, shot_t_s: float) -> list[Observation]:
+        """20s: discs newly seen lying in the hole."""
+        hole = next((a for a in motion.pockets if a.pocket == 0), None)
+        when = hole.peak_t_s if hole is not None and hole.peak_t_s is not None else shot_t_s
+        observations = []
+        for kind, seen in reading.twenties.items():
+            observations += [Observation(when, "sunk_20", kind)] * max(0, seen - self._twenties.get(kind, 0))
+        self._twenties = dict(reading.twenties)
+        return observations

@@ -1,0 +1,141 @@
+"""Watch the pockets (and the crokinole 20-hole) for pieces going in while the board moves.
+
+A settled board says that a piece is gone; the pockets say where and when it
+went. Each frame, the share of pixels that changed around each pocket (its mouth
+and the ring a piece crosses on the way in) is recorded. When a wider ring
+around that changed a lot too, an arm is reaching across and only the excess
+counts: a piece dropping in lights up the inner ring, an arm both. A vanished
+piece is assigned to the pocket that was busy, at the time it was busiest. A
+few small patches per frame: a fraction of a millisecond.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.geometry import BoardModel, CrokinoleBoard
+from vision.homography import project
+
+WATCH_SCALE = 2.2  # watch this far around the pocket's centre (in pocket radii): pieces cross it going in
+AROUND_SCALE = 3.6  # the wider ring, compared against, reaches this far
+ARM_SHARE = 0.25  # a wider ring changed this much has an arm across it, not a piece
+PIXEL_CHANGE = 20  # a pixel changed when a colour channel moved this much
+BUSY_SHARE = 0.01  # share of the watched pixels changed in a frame (beyond the wider ring's) that is a piece
+
+
+@dataclass(frozen=True)
+class PocketActivity:
+    """How busy one pocket was over a stretch of frames."""
+
+    pocket: int
+    energy: float  # sum over frames of the changed share above BUSY_SHARE
+    peak_t_s: float | None  # when it changed most
+
+
+def pocket_centres_mm(board: BoardModel) -> tuple[tuple[float, float], ...]:
+    """Pocket centres (0-3 counter-clockwise from the first player's left); crokinole: the 20-hole."""
+    if isinstance(board, CrokinoleBoard):
+        return ((0.0, 0.0),)
+    return board.pocket_centres_mm()
+
+
+def pocket_radius_mm(board: BoardModel) -> float:
+    if isinstance(board, CrokinoleBoard):
+        return board.hole_diameter_mm / 2
+    return board.pocket_diameter_mm / 2
+
+
+class PocketWatch:
+    """Per-frame share of changed pixels around each pocket, kept since the last `reset`.
+
+    Parameters
+    ----------
+    homography : (3, 3) ndarray
+        Board mm -> image px.
+    board : BoardModel
+    image_shape : (H, W) of the frames.
+    """
+
+    def __init__(self, homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]):
+        centres_mm = np.array(pocket_centres_mm(board), float)
+        radius_mm = pocket_radius_mm(board)
+        centres_px = project(homography, centres_mm)
+        edge_px = project(homography, centres_mm + [radius_mm, 0.0])
+        radii_px = np.maximum(2.0, np.linalg.norm(edge_px - centres_px, axis=1))
+        h, w = image_shape
+        self._windows = []
+        for (cx, cy), r in zip(centres_px, radii_px):
+            inner, outer = r * WATCH_SCALE, r * AROUND_SCALE
+            x0, y0 = max(0, int(cx - outer)), max(0, int(cy - outer))
+            x1, y1 = min(w, int(np.ceil(cx + outer)) + 1), min(h, int(np.ceil(cy + outer)) + 1)
+            yy, xx = np.mgrid[y0:y1, x0:x1]
+            d2 = (xx - cx) ** 2 + (yy - cy) ** 2
+            watched, around = d2 <= inner**2, (d2 > inner**2) & (d2 <= outer**2)
+            self._windows.append((slice(y0, y1), slice(x0, x1), watched, around))
+        self._previous: list[np.ndarray | None] = [None] * len(self._windows)
+        self._times: list[float] = []
+        self._changes: list[list[float]] = []
+
+    def update(self, image: np.ndarray, t_s: float) -> None:
+        """Record the change around each pocket since the previous frame."""
+        changes = []
+        for i, (rows, cols, watched, around) in enumerate(self._windows):
+            patch = image[rows, cols].astype(np.int16)
+            previous = self._previous[i]
+            if previous is None or previous.shape != patch.shape or not watched.any():
+                changes.append(0.0)
+            else:
+                changed = np.abs(patch - previous).max(axis=2) > PIXEL_CHANGE
+                beyond = float(changed[around].mean()) if around.any() else 0.0
+                inside = float(changed[watched].mean())
+                changes.append(inside if beyond < ARM_SHARE else max(0.0, inside - beyond))
+            self._previous[i] = patch
+        self._times.append(t_s)
+        self._changes.append(changes)
+
+    def reset(self) -> None:
+        """Forget the activity so far (call after each settled reading)."""
+        self._times.clear()
+        self._changes.clear()
+
+    def activity(self) -> list[PocketActivity]:
+        """Energy and peak time of each pocket since the last reset."""
+        if not self._times:
+            return [PocketActivity(i, 0.0, None) for i in range(len(self._windows))]
+        changes = np.array(self._changes)
+        busy = np.clip(changes - BUSY_SHARE, 0, None)
+        result = []
+        for i in range(changes.shape[1]):
+            energy = float(busy[:, i].sum())
+            peak = self._times[int(np.argmax(changes[:, i]))] if energy > 0 else None
+            result.append(PocketActivity(i, energy, peak))
+        return result
+
+
+def board_masks(homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The playing surface and the rim (where only arms appear) as image masks.
+
+    The rim is the board's frame: for crokinole beyond the ditch, where discs fly.
+    """
+    if isinstance(board, CrokinoleBoard):
+        inner_mm = board.surface_radius_mm
+        rim_from_mm = inner_mm + board.ditch_width_mm
+        rim_to_mm = rim_from_mm + board.frame_width_mm
+        angles = np.linspace(0, 2 * np.pi, 96, endpoint=False)
+        ring = np.column_stack([np.cos(angles), np.sin(angles)])
+        outlines = [ring * inner_mm, ring * rim_from_mm, ring * rim_to_mm]
+    else:
+        h = board.half_side_mm
+        square = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
+        outlines = [square * h, square * h, square * (h + board.frame_width_mm)]
+    surface, rim_inner, rim_outer = (_fill(project(homography, o), image_shape) for o in outlines)
+    return surface, rim_outer & ~rim_inner
+
+
+def _fill(points_px: np.ndarray, image_shape: tuple[int, int]) -> np.ndarray:
+    mask = np.zeros(image_shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(points_px).astype(np.int32)], 1)
+    return mask > 0
