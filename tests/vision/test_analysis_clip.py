@@ -11,7 +11,7 @@ import pytest
 
 from bench.event_matching import match_events
 from boardreader.analysis_run import AnalysisRun
-from tests.vision.truth_playback import TruthPlayback
+from bench.truth_playback import TruthPlayback
 from vision.sources import VideoFileSource
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_images" / "simulated" / "carrom" / "video"
