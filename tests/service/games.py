@@ -1,13 +1,10 @@
 """Event scripts per game for the service tests: a match line, an event that changes nothing
-decisive (repeatable), and one that changes the score. The tests use whichever rules
-engine is in this build, checked by replaying, never assumed."""
+decisive (repeatable), and one that changes the score."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-
-import scoring
 
 
 @dataclass(frozen=True)
@@ -45,17 +42,3 @@ SCRIPTS = (
         scoring_budget=4,
     ),
 )
-
-
-def is_ready(script: GameScript) -> bool:
-    """True when this build's engine for the game replays the script's events."""
-    try:
-        scoring.replay([script.match, script.quiet, script.scoring, script.quiet])
-    except NotImplementedError:
-        return False
-    return True
-
-
-def ready_script() -> GameScript | None:
-    """The first game whose rules engine is in this build."""
-    return next((script for script in SCRIPTS if is_ready(script)), None)
