@@ -25,6 +25,7 @@ from vision.sources import Frame
 
 MIN_STRIKE_MOTION = 0.003  # share of the board moving on its own (about a striker's trace in a frame) ...
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
+STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the stroke's largest such run
 MAX_HIDDEN_SHARE = 0.1  # a settled reading with more of the surface unseen is not trusted
 LOCATE_EVERY_S = 0.5  # while no board is found, try again this often
 
@@ -52,15 +53,16 @@ class _Segment:
     def strike_s(self) -> float | None:
         """When pieces first moved on their own and kept moving.
 
-        A hand's fingers flicker and a piece put down changes one frame; a strike
-        sets pieces rolling for several frames.
+        A hand's fingers flicker and a piece put down or dropping into a pocket
+        changes a frame or two; a strike sets pieces rolling for several frames,
+        with a good share of the stroke's largest sustained motion.
         """
-        run: list[float] = []
-        for t_s, share in self.free_motion:
-            run = run + [t_s] if share >= MIN_STRIKE_MOTION else []
-            if len(run) == STRIKE_FRAMES:
-                return run[0]
-        return None
+        shares = [share for _, share in self.free_motion]
+        sustained = [min(shares[i:i + STRIKE_FRAMES]) for i in range(len(shares) - STRIKE_FRAMES + 1)]
+        if not sustained:
+            return None
+        threshold = max(MIN_STRIKE_MOTION, STRIKE_SHARE_OF_PEAK * max(sustained))
+        return next((self.free_motion[i][0] for i, share in enumerate(sustained) if share >= threshold), None)
 
 
 @dataclass

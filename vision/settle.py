@@ -23,6 +23,9 @@ import cv2
 import numpy as np
 
 
+RIM_SAMPLE_STEP = 7
+
+
 @dataclass(frozen=True)
 class SettleSettings:
     """Thresholds of the gate; data, not code (a table profile may override them)."""
@@ -69,8 +72,11 @@ class SettleGate:
         self._full_mask = board_mask
         self._full_rim = rim_mask
         self._work_scale: float | None = None
+        self._crop: tuple[slice, slice] | None = None  # the part of the frame the gate looks at
         self._mask: np.ndarray | None = None
         self._rim: np.ndarray | None = None
+        self._board_px = 1
+        self._rim_px = 0
         self._previous: np.ndarray | None = None
         self._reference: np.ndarray | None = None  # the last settled view
         self._still_since_s: float | None = None
@@ -83,12 +89,12 @@ class SettleGate:
         if self._mask is None:
             self._prepare_masks(small.shape[:2])
         s = self.settings
-        board_px = max(1, int(self._mask.sum()))
+        board_px = self._board_px
         if self._previous is None:
             motion, free_motion = 1.0, 0.0  # nothing to compare with: not yet known to be still
         else:
             changed = self._changed(small, self._previous)
-            motion = float((changed & self._mask).sum()) / board_px
+            motion = np.count_nonzero(changed & self._mask) / board_px
             free_motion = self._free_motion(changed, board_px) if motion > s.moving_fraction else 0.0
         self._previous = small
         is_moving = motion > s.moving_fraction
@@ -111,12 +117,24 @@ class SettleGate:
         return GateReading(t_s, motion, False, False, is_settled, is_new)
 
     def _small(self, image: np.ndarray) -> np.ndarray:
-        h, w = image.shape[:2]
         if self._work_scale is None:
             self._work_scale = self._scale(image.shape)
+            self._crop = self._crop_box(image.shape[:2])
+        part = image[self._crop]
+        h, w = part.shape[:2]
         size = (max(1, round(w * self._work_scale)), max(1, round(h * self._work_scale)))
         # Colour, not grey: a white coin on a cream board differs more in blue than in brightness.
-        return cv2.GaussianBlur(cv2.resize(image, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+        return cv2.GaussianBlur(cv2.resize(part, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+
+    def _crop_box(self, shape: tuple[int, int]) -> tuple[slice, slice]:
+        """The board and its rim with a margin: the rest of the frame is never looked at."""
+        if self._full_mask is None:
+            return slice(0, shape[0]), slice(0, shape[1])
+        seen = self._full_mask if self._full_rim is None else (self._full_mask | self._full_rim)
+        ys, xs = np.nonzero(seen)
+        margin = max(8, round(0.15 * max(xs.max() - xs.min(), ys.max() - ys.min())))
+        return (slice(max(0, ys.min() - margin), min(shape[0], ys.max() + margin + 1)),
+                slice(max(0, xs.min() - margin), min(shape[1], xs.max() + margin + 1)))
 
     def _scale(self, image_shape: tuple[int, ...]) -> float:
         if self._full_mask is None or not self._full_mask.any():
@@ -127,7 +145,8 @@ class SettleGate:
 
     def _prepare_masks(self, shape: tuple[int, int]) -> None:
         def shrink(mask: np.ndarray) -> np.ndarray:
-            return cv2.resize(mask.astype(np.uint8), shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
+            part = mask[self._crop].astype(np.uint8)
+            return cv2.resize(part, shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
 
         mask = np.ones(shape, bool) if self._full_mask is None else shrink(self._full_mask)
         band = max(2, round(self.settings.rim_width_fraction * np.sqrt(mask.sum())))
@@ -140,13 +159,18 @@ class SettleGate:
         else:
             rim = (cv2.dilate(mask.astype(np.uint8), np.ones((2 * band + 1, 2 * band + 1), np.uint8)) > 0) & ~mask
         self._mask, self._rim = mask, rim
+        self._board_px = max(1, int(np.count_nonzero(mask)))
+        self._rim_px = int(np.count_nonzero(rim))
+        # The light level of the rim is judged on a sample of its pixels: a median of all is slow.
+        self._rim_sample = np.flatnonzero(rim)[::RIM_SAMPLE_STEP]
 
     def _drifted(self, small: np.ndarray, board_px: int) -> bool:
         changed = self._changed(small, self._still_start) & self._mask
-        return changed.sum() / board_px > self.settings.moving_fraction
+        return np.count_nonzero(changed) / board_px > self.settings.moving_fraction
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return cv2.absdiff(a, b).max(axis=2) > self.settings.pixel_change
+        blue, green, red = cv2.split(cv2.absdiff(a, b))
+        return cv2.max(cv2.max(blue, green), red) > self.settings.pixel_change
 
     def _free_motion(self, changed: np.ndarray, board_px: int) -> float:
         """Share of the board changed in regions that do not reach the rim: moving pieces."""
@@ -157,13 +181,16 @@ class SettleGate:
 
     def _arm_in_rim(self, small: np.ndarray) -> bool:
         """One large patch of the rim changed since the last settled view (light change divided out)."""
-        if self._reference is None or not self._rim.any():
+        if self._reference is None or not self._rim_px:
             return False
-        now = small[self._rim].astype(np.float32)
-        before = self._reference[self._rim].astype(np.float32)
-        gain = (np.median(now, axis=0) + 1) / (np.median(before, axis=0) + 1)
-        patch = np.zeros(self._rim.shape, np.uint8)
-        patch[self._rim] = np.abs(now - before * gain).max(axis=1) > 2 * self.settings.pixel_change
+        now, before = small.reshape(-1, 3), self._reference.reshape(-1, 3)
+        gain = ((np.median(now[self._rim_sample], axis=0) + 1)
+                / (np.median(before[self._rim_sample], axis=0) + 1)).astype(np.float32)
+        expected = cv2.multiply(self._reference.astype(np.float32), gain.reshape(1, 1, 3).repeat(small.shape[0], 0)
+                                .repeat(small.shape[1], 1))
+        diff = cv2.absdiff(small.astype(np.float32), expected)
+        blue, green, red = cv2.split(diff)
+        patch = ((cv2.max(cv2.max(blue, green), red) > 2 * self.settings.pixel_change) & self._rim).astype(np.uint8)
         count, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
         largest = stats[1:, cv2.CC_STAT_AREA].max() if count > 1 else 0
-        return largest >= self.settings.arm_rim_fraction * self._rim.sum()
+        return largest >= self.settings.arm_rim_fraction * self._rim_px
