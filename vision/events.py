@@ -150,10 +150,14 @@ class EventInferer:
         # (picked up, put on the base line) is no stroke unless pieces rolled on their own.
         striker_changed = bool(strikers_gone or any(t.kind == stroke_piece for t in new_tracks)
                                or any(t.kind == stroke_piece for t, _ in moved))
-        is_stroke = bool(any(t.kind != stroke_piece for t, _ in moved)
-                         or any(t.missed == 0 for t in missing)
-                         or (self.game == "crokinole" and new_tracks)
-                         or (striker_changed and motion.strike_s is not None))
+        if self.game == "crokinole":
+            # A shot brings a disc in from the shooting line or sets discs rolling; discs taken
+            # off by hand after an invalid shot or a 20 are no shot.
+            is_stroke = bool(new_tracks or motion.strike_s is not None)
+        else:
+            is_stroke = bool(any(t.kind != stroke_piece for t, _ in moved)
+                             or any(t.missed == 0 for t in missing)
+                             or (striker_changed and motion.strike_s is not None))
         if is_stroke:
             observations.append(Observation(shot_t_s, "shot", self._shot_piece(new_tracks),
                                             confidence=1.0 if motion.strike_s is not None else 0.6))
