@@ -34,6 +34,7 @@ class MatchRecorder:
     held: list[dict[str, Any]] = field(default_factory=list)  # entries the rules refused, for the referee
     _shots_in_round: int = 0
     _twenties: dict[str, int] = field(default_factory=dict)
+    _round_review: bool = False
 
     def __post_init__(self) -> None:
         self.log = [dict(self.match)]
@@ -53,13 +54,16 @@ class MatchRecorder:
         if self.is_over:
             return []
         for o in observations:
-            if o.type == "sunk_20" and o.piece in self.colour_side:
-                side = self.colour_side[o.piece]
+            if o.type == "sunk_20" and self.game == "crokinole":
+                # A shot disc seen only in the hole is the shooter's: shots alternate from the starter.
+                side = self.colour_side.get(o.piece) or self._shooter()
                 self._twenties[side] = self._twenties.get(side, 0) + 1
+        review = any(o.needs_review for o in observations)
+        # A crokinole round is logged once, at its end: a doubt in any of its shots stays with it.
+        self._round_review |= review and self.game == "crokinole"
         shots = [o for o in observations if o.type == "shot"]
         if not shots:
             return []
-        review = any(o.needs_review for o in observations)
         if self.game == "crokinole":
             entry = self._crokinole(observations, shots, reading)
         else:
@@ -100,6 +104,12 @@ class MatchRecorder:
             "off_board": {"own": sum(p == turn for p in off), "opponent": sum(p not in (turn, stroke_piece) for p in off)},
         }
 
+    def _shooter(self) -> str:
+        sides = list(self.colour_side.values())
+        starter = self.result["live"].get("starter") or sides[0]
+        other = sides[1] if starter == sides[0] else sides[0]
+        return starter if self._shots_in_round % 2 == 0 else other
+
     def _crokinole(self, observations: list[Observation], shots: list[Observation],
                    reading: BoardReading | None) -> dict[str, Any] | None:
         self._shots_in_round += len(shots)
@@ -117,10 +127,11 @@ class MatchRecorder:
             "discs": discs,
             "twenties": {side: self._twenties.get(side, 0) for side in discs},
         }
-        if any(p.needs_review for p in reading.pieces):
+        if self._round_review or any(p.needs_review for p in reading.pieces):
             entry["needs_review"] = True
         self._shots_in_round = 0
         self._twenties = {}
+        self._round_review = False
         return entry
 
     def board_changed(self, before: dict[str, Any]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, load_board
@@ -26,6 +27,7 @@ from vision.sources import Frame
 MIN_STRIKE_MOTION = 0.003  # share of the board moving on its own (about a striker's trace in a frame) ...
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
 STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the stroke's largest such run
+HOLE_CHANGE = 30  # mean colour change of the 20-hole's pixels that means a disc lies in it
 MAX_HIDDEN_SHARE = 0.1  # a settled reading with more of the surface unseen is not trusted
 LOCATE_EVERY_S = 0.5  # while no board is found, try again this often
 
@@ -95,6 +97,9 @@ class BoardAnalyzer:
         self._inferer: EventInferer | None = None
         self._segment = _Segment()
         self._last_locate_s = -np.inf
+        self._settled_frame: np.ndarray | None = None  # full frame of the last settled view
+        self._empty_hole: np.ndarray | None = None  # crokinole: the 20-hole as it looked empty
+        self._hole_was_full = False
 
     @property
     def board(self) -> BoardModel | None:
@@ -135,10 +140,29 @@ class BoardAnalyzer:
         return True
 
     def _set_view(self, homography: np.ndarray, image_shape: tuple[int, int]) -> None:
+        previous = self._homography
+        self._empty_hole = None  # the hole's pixels moved with the board
         self._homography = np.array(homography, float)
         surface, rim = board_masks(self._homography, board=self._board, image_shape=image_shape)
         self._gate = SettleGate(board_mask=surface, rim_mask=rim, settings=self.settle)
         self._pockets = PocketWatch(self._homography, board=self._board, image_shape=image_shape)
+        if previous is not None and self._settled_frame is not None:
+            # The last settled view, moved with the board: an arm is still seen against it.
+            moved = self._homography @ np.linalg.inv(previous)
+            h, w = image_shape
+            self._gate.set_reference(cv2.warpPerspective(self._settled_frame, moved, (w, h)))
+
+    def _hole_filled(self, image: np.ndarray) -> bool:
+        """Crokinole: the 20-hole went from looking empty to holding something since the last settle."""
+        if self.game != "crokinole":
+            return False
+        mouth = self._pockets.mouth(image)
+        if self._empty_hole is None or self._empty_hole.shape != mouth.shape:
+            self._empty_hole, self._hole_was_full = mouth, False
+            return False
+        is_full = float(np.abs(mouth - self._empty_hole).max(axis=1).mean()) > HOLE_CHANGE
+        filled, self._hole_was_full = is_full and not self._hole_was_full, is_full
+        return filled
 
     def _watch(self, frame: Frame) -> AnalysisStep:
         gate = self._gate.update(frame.image, frame.t_s)
@@ -149,12 +173,14 @@ class BoardAnalyzer:
             segment.free_motion.append((frame.t_s, gate.free_motion_fraction))
         if not gate.is_new_settle:
             return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
+        self._settled_frame = frame.image
         reading = self.read(frame.image, homography=self._homography, board=self._board)
         if reading.hidden_share > MAX_HIDDEN_SHARE:
             return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
+        hole_filled = self._hole_filled(frame.image)
         motion = None
         if segment.start_s is not None:
-            motion = Motion(segment.start_s, segment.strike_s(), tuple(self._pockets.activity()))
+            motion = Motion(segment.start_s, segment.strike_s(), tuple(self._pockets.activity()), hole_filled)
         observations = self._inferer.settled(reading, frame.t_s, motion)
         self._segment = _Segment()
         self._pockets.reset()

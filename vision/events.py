@@ -62,6 +62,7 @@ class Motion:
     start_s: float  # first frame that moved
     strike_s: float | None  # first frame where pieces moved on their own (not under a hand)
     pockets: tuple[PocketActivity, ...] = ()
+    hole_filled: bool = False  # crokinole: the 20-hole was empty at the last settle and holds a disc now
 
 
 @dataclass
@@ -166,6 +167,8 @@ class EventInferer:
             self._tracks.remove(track)
             if is_stroke and busy:
                 observations.append(self._gone(track, busy))  # the striker went in with the stroke
+        if self.game == "crokinole" and motion.hole_filled:
+            observations.append(self._into_hole(missing, motion, shot_t_s))
         for track in missing:
             track.missing_since_s = track.missing_since_s if track.missing_since_s is not None else shot_t_s
             track.missed += 1
@@ -233,6 +236,21 @@ class EventInferer:
         best = busy[int(np.argmax(scores))]
         return Observation(best.peak_t_s, "pocketed", track.kind, best.pocket,
                            confidence=0.95 if len(busy) == 1 else 0.75)
+
+    def _into_hole(self, missing: list[_Track], motion: Motion, shot_t_s: float) -> Observation:
+        """A disc now lies in the hole: the vanished disc nearest to it, or the unseen shot disc.
+
+        Seen in the hole region, not inferred from a disappearance; still held for review,
+        since which disc it is rests on where the discs were.
+        """
+        hole = next((a for a in motion.pockets if a.pocket == 0), None)
+        when = hole.peak_t_s if hole is not None and hole.peak_t_s is not None else shot_t_s
+        if not missing:
+            return Observation(when, "sunk_20", None, confidence=0.6, needs_review=True)
+        nearest = min(missing, key=lambda t: np.hypot(t.x_mm, t.y_mm))
+        missing.remove(nearest)
+        self._tracks.remove(nearest)
+        return Observation(when, "sunk_20", nearest.kind, confidence=0.7, needs_review=True)
 
     def _sunk(self, reading: BoardReading, motion: Motion, shot_t_s: float) -> list[Observation]:
         """20s: discs newly seen lying in the hole."""

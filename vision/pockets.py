@@ -67,6 +67,7 @@ class PocketWatch:
         radii_px = np.maximum(2.0, np.linalg.norm(edge_px - centres_px, axis=1))
         h, w = image_shape
         self._windows = []
+        self._mouths: list[np.ndarray] = []
         for (cx, cy), r in zip(centres_px, radii_px):
             inner, outer = r * WATCH_SCALE, r * AROUND_SCALE
             x0, y0 = max(0, int(cx - outer)), max(0, int(cy - outer))
@@ -75,6 +76,7 @@ class PocketWatch:
             d2 = (xx - cx) ** 2 + (yy - cy) ** 2
             watched, around = d2 <= inner**2, (d2 > inner**2) & (d2 <= outer**2)
             self._windows.append((slice(y0, y1), slice(x0, x1), watched, around))
+            self._mouths.append(d2 <= (0.8 * r) ** 2)
         self._previous: list[np.ndarray | None] = [None] * len(self._windows)
         self._times: list[float] = []
         self._changes: list[list[float]] = []
@@ -95,6 +97,11 @@ class PocketWatch:
             self._previous[i] = patch
         self._times.append(t_s)
         self._changes.append(changes)
+
+    def mouth(self, image: np.ndarray, pocket: int = 0) -> np.ndarray:
+        """The pixels (n, 3) inside a pocket's own rim, e.g. to see a disc lying in the 20-hole."""
+        rows, cols, _, _ = self._windows[pocket]
+        return image[rows, cols][self._mouths[pocket]].astype(np.int16)
 
     def reset(self) -> None:
         """Forget the activity so far (call after each settled reading)."""

@@ -116,6 +116,13 @@ class SettleGate:
         self._settled = is_settled
         return GateReading(t_s, motion, False, False, is_settled, is_new)
 
+    def set_reference(self, image: np.ndarray) -> None:
+        """Take `image` (a full frame) as the last settled view, e.g. the old one moved with the board."""
+        small = self._small(image)
+        if self._mask is None:
+            self._prepare_masks(small.shape[:2])
+        self._reference = small
+
     def _small(self, image: np.ndarray) -> np.ndarray:
         if self._work_scale is None:
             self._work_scale = self._scale(image.shape)

@@ -50,3 +50,16 @@ def test_crokinole_round_is_logged_after_the_last_shot_from_where_the_discs_lie(
     assert entries[0]["type"] == "round"
     assert entries[0]["discs"] == {"A": [15], "B": [10]}
     assert entries[0]["twenties"] == {"A": 0, "B": 1}
+
+
+def test_crokinole_a_20_of_unknown_colour_goes_to_the_shooter():
+    recorder = MatchRecorder({"type": "match", "game": "crokinole", "preset": "nca", "sides": ["A", "B"]})
+    live = recorder.result["live"]
+    second = "B" if live["starter"] == "A" else "A"
+    empty = BoardReading("crokinole", ())
+    recorder.add([shot(1.0)], empty)  # the starter's shot
+    recorder.add([shot(4.0, None), Observation(4.3, "sunk_20", None, needs_review=True)], empty)
+    for i in range(2 * live["discs_per_side"] - 3):
+        recorder.add([shot(10.0 + i)], empty)
+    entries = recorder.add([shot(60.0)], empty)
+    assert entries[0]["twenties"][second] == 1 and entries[0]["needs_review"]

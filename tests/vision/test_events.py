@@ -100,3 +100,23 @@ def test_observations_have_the_design_shape(game):
     for o in observations:
         record = o.to_json()
         assert {"t", "type", "confidence", "needs_review"} <= record.keys()
+
+
+def test_crokinole_a_disc_seen_in_the_hole_is_the_vanished_disc_nearest_it_held_for_review():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
+    inf.settled(reading(("light", 30, 0), ("dark", 250, 0), game="crokinole"), 0.0, None)
+    hole = (PocketActivity(0, 0.3, 1.6),)
+    observations = inf.settled(reading(game="crokinole"), 2.0, Motion(1.0, 1.1, hole, hole_filled=True))
+    sunk = [o for o in observations if o.type == "sunk_20"]
+    assert [(o.piece, o.t_s, o.needs_review) for o in sunk] == [("light", 1.6, True)]
+    assert [o.piece for o in observations if o.type == "off_board"] == ["dark"]
+
+
+def test_crokinole_a_shot_disc_straight_into_the_hole_is_a_20_of_unknown_colour():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
+    inf.settled(reading(("dark", 250, 0), game="crokinole"), 0.0, None)
+    same = reading(("dark", 250, 0), game="crokinole")
+    observations = inf.settled(same, 2.0, Motion(1.0, 1.1, (), hole_filled=True))
+    assert kinds(observations) == [("shot", None, None), ("sunk_20", None, None)]
+    # The 20 is counted once: the hole still holding it is no new 20.
+    assert kinds(inf.settled(same, 4.0, Motion(3.0, 3.1))) == [("shot", None, None)]
