@@ -27,7 +27,8 @@ class TruthPlayback:
     def locate(self, image: np.ndarray) -> BoardLocation:
         homography = np.array(self.truth["homography"])
         for change in self.truth.get("homography_changes", []):
-            if change["t"] <= self.t_s + 1e-6:
+            # Truth times are rounded: the frame of a change is the one within half a frame of it.
+            if change["t"] <= self.t_s + 0.5 / self.truth["fps"]:
                 homography = np.array(change["homography"])
         edge_mm = 330.0
         grid = np.linspace(-edge_mm, edge_mm, 7)

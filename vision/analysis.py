@@ -150,7 +150,8 @@ class BoardAnalyzer:
             # The last settled view, moved with the board: an arm is still seen against it.
             moved = self._homography @ np.linalg.inv(previous)
             h, w = image_shape
-            self._gate.set_reference(cv2.warpPerspective(self._settled_frame, moved, (w, h)))
+            self._gate.set_reference(cv2.warpPerspective(self._settled_frame, moved, (w, h),
+                                                         borderMode=cv2.BORDER_REPLICATE))
 
     def _hole_filled(self, image: np.ndarray) -> bool:
         """Crokinole: the 20-hole went from looking empty to holding something since the last settle."""
