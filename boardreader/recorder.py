@@ -136,6 +136,5 @@ class MatchRecorder:
 
     def board_changed(self, before: dict[str, Any]) -> bool:
         """Whether the last entry ended a carrom board, crokinole round or game (the pieces are reset)."""
-        live, was = self.result.get("live", {}), before
-        keys = ("game", "board", "round")
-        return any(live.get(k) != was.get(k) for k in keys if k in live or k in was)
+        live = self.result.get("live", {})
+        return any(live.get(k) != before.get(k) for k in ("game", "board", "round") if k in live or k in before)

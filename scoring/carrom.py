@@ -215,7 +215,8 @@ def _apply_stroke(state: CarromState, event: dict[str, Any]) -> CarromState:
     if stroke.is_pass and board.passes + 1 >= PASSES_TO_VOID:
         return _void_board(state, "137")  # ICF 137: three passes each, the board is replayed
 
-    end = last_coin_end(_last_coin_view(board, side, stroke), *_scores_pv(state, side))
+    view = _last_coin_view(board, side, _other_side(state.config, side), stroke)
+    end = last_coin_end(view, *_scores_pv(state, side))
     if end is not None:
         winner = side if end.striker_wins else _other_side(state.config, side)
         if stroke.extra_points > end.extra_allowed:
@@ -249,8 +250,8 @@ def _failed_break(state: CarromState) -> CarromState:
     return replace(state, board=replace(board, break_attempts=0, turn_seat=next_seat))
 
 
-def _last_coin_view(board: BoardState, side: str, stroke: Stroke) -> LastCoinStroke:
-    own, opp = board.colour_of(side), board.colour_of(next(s for s in board.dues if s != side))
+def _last_coin_view(board: BoardState, side: str, opponent: str, stroke: Stroke) -> LastCoinStroke:
+    own, opp = board.colour_of(side), board.colour_of(opponent)
     if board.queen == "covered":
         queen_before = "covered_by_striker" if board.queen_side == side else "covered_by_opponent"
     else:

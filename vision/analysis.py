@@ -52,6 +52,11 @@ class _Segment:
     start_s: float | None = None
     free_motion: list[tuple[float, float]] = field(default_factory=list)  # (t_s, share of the board)
 
+    def begin(self, t_s: float) -> None:
+        """Movement since the last settled reading started at `t_s` (if not earlier)."""
+        if self.start_s is None:
+            self.start_s = t_s
+
     def strike_s(self) -> float | None:
         """When pieces first moved on their own and kept moving.
 
@@ -121,7 +126,7 @@ class BoardAnalyzer:
             self._set_view(state.location.homography, frame.image.shape[:2])
         if state.status in ("moved", "lost"):
             # The board is not where the masks are: hold everything until it is re-found.
-            self._segment.start_s = self._segment.start_s if self._segment.start_s is not None else frame.t_s
+            self._segment.begin(frame.t_s)
             return AnalysisStep(frame.index, frame.t_s, True, False, homography=self._homography)
         return self._watch(frame)
 
@@ -170,7 +175,7 @@ class BoardAnalyzer:
         self._pockets.update(frame.image, frame.t_s)
         segment = self._segment
         if gate.is_moving or gate.is_occluded:
-            segment.start_s = segment.start_s if segment.start_s is not None else frame.t_s
+            segment.begin(frame.t_s)
             segment.free_motion.append((frame.t_s, gate.free_motion_fraction))
         if not gate.is_new_settle:
             return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)

@@ -63,6 +63,15 @@ def wait_for_seq(page: Page, seq: int, timeout_s: float) -> float:
     return time.monotonic() - start
 
 
+def open_console(browser: BrowserContext, page_server: ServiceProcess, match_id: int, token: str) -> Page:
+    """The referee console of a match, with the referee token entered."""
+    page = browser.new_page()
+    page.goto(f"{page_server.url}/referee/{match_id}")
+    page.fill("#token", token)
+    page.dispatch_event("#token", "change")
+    return page
+
+
 def post(http: httpx.Client, match_id: int, events) -> dict:
     response = http.post(f"/api/matches/{match_id}/events", json=events)
     assert response.status_code == 201, response.text
@@ -123,10 +132,7 @@ def test_console_confirms_a_flagged_event_with_one_click(browser, page_server, h
     match_id = new_match(http, script)
     post(http, match_id, [script.scoring, script.quiet])
     state = post(http, match_id, {**script.scoring, "needs_review": True, "confidence": 0.55})
-    page = browser.new_page()
-    page.goto(f"{page_server.url}/referee/{match_id}")
-    page.fill("#token", token)
-    page.dispatch_event("#token", "change")
+    page = open_console(browser, page_server, match_id, token)
     wait_for_seq(page, state["seq"], timeout_s=5)
     page.wait_for_selector("#events tr.review button:text('Confirm')", timeout=3000)
     assert page.inner_text("#review-count") == "1"
@@ -149,10 +155,7 @@ def test_console_confirms_a_flagged_event_with_one_click(browser, page_server, h
 
 def test_console_sends_operator_events_and_shows_rejections(browser, page_server, http, token, script):
     match_id = new_match(http, script)
-    page = browser.new_page()
-    page.goto(f"{page_server.url}/referee/{match_id}")
-    page.fill("#token", token)
-    page.dispatch_event("#token", "change")
+    page = open_console(browser, page_server, match_id, token)
     wait_for_seq(page, 0, timeout_s=5)
     page.click("text=Any event (JSON)")
     page.fill("#raw-event", json.dumps(script.scoring))
@@ -171,10 +174,7 @@ def test_console_sends_operator_events_and_shows_rejections(browser, page_server
 
 def test_console_issues_a_working_token(browser, page_server, http, token, script):
     match_id = new_match(http, script)
-    page = browser.new_page()
-    page.goto(f"{page_server.url}/referee/{match_id}")
-    page.fill("#token", token)
-    page.dispatch_event("#token", "change")
+    page = open_console(browser, page_server, match_id, token)
     page.click("text=Issue a referee token")
     page.fill("#token-name", "court 2 scorer")
     page.click("#issue-token")
@@ -207,10 +207,7 @@ def test_index_page_creates_a_match_and_links_to_it(browser, page_server, http, 
 
 def test_console_carrom_operator_forms(browser, page_server, http, token, script):
     match_id = new_match(http, script)
-    page = browser.new_page()
-    page.goto(f"{page_server.url}/referee/{match_id}")
-    page.fill("#token", token)
-    page.dispatch_event("#token", "change")
+    page = open_console(browser, page_server, match_id, token)
     wait_for_seq(page, 0, timeout_s=5)
     stroke = page.locator(".form", has=page.locator("button[data-send='stroke']"))
     stroke.locator("input[name='white']").fill("1")
