@@ -18,17 +18,21 @@ class CommandError(ValueError):
     """Bad input to a command: reported as one line on stderr, exit 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: tuple[str, ...] = SUBCOMMANDS) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="boardreader", description=__doc__.splitlines()[0])
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for name in SUBCOMMANDS:
+    for name in commands:
         module = importlib.import_module(f"boardreader.commands.{name}")
         module.add_parser(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    # Importing only the command asked for keeps `serve` and `score` from paying
+    # for the video and plotting libraries of the others.
+    chosen = (argv[0],) if argv and argv[0] in SUBCOMMANDS else SUBCOMMANDS
+    args = build_parser(chosen).parse_args(argv)
     try:
         return args.run(args)
     except ValueError as error:
