@@ -157,6 +157,23 @@ def _rim_points(edges: EdgeField, centres: np.ndarray, radius_px: float, *, n_an
     return np.stack([bx, by], axis=2), strength, angles
 
 
+def rim_edges(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float,
+              n_angles: int = 48) -> tuple[np.ndarray, np.ndarray]:
+    """Where each circle's rim shows a radial edge: (n, n_angles) bool, and the ray angles (view pixels, y down).
+
+    Examples
+    --------
+    >>> seen, angles = rim_edges(edge_field(view.image), centres, radius_px=15.5)  # doctest: +SKIP
+    """
+    centres = np.asarray(centres_px, np.float64).reshape(-1, 2)
+    angles = np.linspace(0, 2 * np.pi, n_angles, endpoint=False)
+    if len(centres) == 0:
+        return np.zeros((0, n_angles), bool), angles
+    _, strength, angles = _rim_points(edges, centres, radius_px, n_angles=n_angles,
+                                      search_px=max(1.5, 0.1 * radius_px))
+    return strength > edges.threshold, angles
+
+
 def rim_radius(edges: EdgeField, centres_px: np.ndarray, *, min_radius_px: float, max_radius_px: float) -> np.ndarray:
     """Radius (px) at which each circle's mean radial edge strength peaks, searched in [min, max].
 

@@ -18,12 +18,34 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
-from vision.detect_discs import edge_field, find_discs, rim_radius
+from vision.detect_discs import EdgeField, edge_field, find_discs, rim_edges, rim_radius
 from vision.rectify_board import BoardView
 from vision.zones import hole_mask
 
 PRINT_COLOUR_MATCH = 14.0
-"""Lab distance (8-bit Lab units) under which a disc on a printed circle is taken to be the print."""
+"""Lab distance (8-bit Lab units) under which a disc on the printed centre circle is taken to be the print."""
+
+BASE_COLOUR_MATCH = 20.0
+"""The same for a disc on a base circle, against the median of all eight (coins centred on one measured 23 and up)."""
+
+PRINT_RATIO_MATCH = 0.7
+"""Distance between log colour ratios (face over the board around it, per BGR channel) under which a disc
+on a base circle is taken to be the print: a shadow or vignette scales both alike and leaves the ratio."""
+
+BARE_BOARD_MATCH = 12.0
+"""Lab distance under which a face between the base lines is the bare board seen beyond them."""
+
+ENGRAVING_SPREAD = 4.0
+"""Lab spread over a face, beyond that of the free base circles in the same view, from which a disc on the
+centre circle is a coin (the queen, engraved and shaded) rather than the print of the same colour."""
+
+MAX_PRINT_FIGURE_SPREAD = 35.0
+"""Upper-quartile Lab spread of a face over which a disc inside the centre figure is the figure's print
+(star points of several colours), not a piece: a coin's face is one colour and its engraving."""
+
+BASE_LINE_END_SUPPORT = 0.6
+"""Least rim support, over the parts of the rim not facing the lines, of a disc sitting between two base
+lines: the lines alone draw two sides of a coin-sized circle."""
 
 PARALLAX_MARGIN_MM = 6.0
 """How far past the surface's limits a top face may be seen (the exact test follows the parallax correction)."""
@@ -31,7 +53,7 @@ PARALLAX_MARGIN_MM = 6.0
 STEP_MIN_LAB = 8.0
 """Lab distance between the two sides of a rim point for it to count as a colour step."""
 
-MIN_STEP_SHARE = 0.5
+MIN_STEP_SHARE = 0.62
 """Least share of a piece's rim that must show a colour step (a filled disc, not a printed outline)."""
 
 
@@ -129,29 +151,6 @@ def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, 
     facing = (offsets[None, :, :] * np.asarray(towards_px)[:, None, :]).sum(axis=2) >= 0
     values = np.where(facing[..., None], values, np.nan)
     return np.nanmedian(values, axis=1)
-
-
-def sector_contrast(lab: np.ndarray, centres_px: np.ndarray, face_lab: np.ndarray, *, radius_px: float) -> np.ndarray:
-    """How clearly each piece's face differs from what surrounds it: the second-largest, over 8 sectors of
-    a ring just outside the piece, Lab distance between the face and the sector's median colour.
-
-    Per sector, so that touching pieces of the same colour on some sides do not hide
-    the board showing between them on others; a circle drawn on the bare board
-    (between two lines, inside a printed figure) shows its own colour all round.
-    """
-    if len(centres_px) == 0:
-        return np.zeros(0)
-    angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)
-    radii = radius_px * np.array([1.2, 1.35, 1.5])
-    offsets = (radii[None, :, None] * np.stack([np.cos(angles), np.sin(angles)], 1)[:, None, :])  # (64, 3, 2)
-    pts = centres_px[:, None, None, :] + offsets[None]
-    h, w = lab.shape[:2]
-    xs = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
-    ring = lab[ys, xs].astype(np.float64).reshape(len(centres_px), 8, -1, 3)
-    sector = np.median(ring, axis=2)
-    distance = np.linalg.norm(sector - face_lab[:, None, :], axis=2)
-    return np.sort(distance, axis=1)[:, -2]
 
 
 def face_spread(lab: np.ndarray, centres_px: np.ndarray, face_lab: np.ndarray, *, radius_px: float) -> np.ndarray:
@@ -267,7 +266,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         centres_mm[filled], radii_mm[filled], size_arr[filled], support_arr[filled], score_arr[filled])
     colour, surround = _colours(lab, view, centres_mm, size_arr, sizes, board)
     found = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, colour, surround)
-    printed = _printed_mask(found, lab, view, board=board)
+    printed = _printed_mask(found, lab, view, board=board, edges=edges, sizes=sizes)
     if isinstance(board, CrokinoleBoard):
         # The 20-hole is a disc-sized circle of its own; it must not crowd out a disc leaning over it.
         printed |= hole_mask(found.centres_mm, board=board)
@@ -337,28 +336,91 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     return PieceDetections(found.centres_mm, radii, size, found.support, colour, surround)
 
 
-def _printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: BoardModel) -> np.ndarray:
-    """True for detections that are the board's own filled circles rather than pieces lying on them."""
-    prints_mm = printed_discs_mm(board)
-    if len(prints_mm) == 0 or len(found) == 0:
+def _log_ratios(image_bgr: np.ndarray, centres_px: np.ndarray, *, radius_px: float) -> np.ndarray:
+    """Per circle, log of the face's median BGR over the board's just around it (n, 3)."""
+    bgr = image_bgr.astype(np.float32) + 4.0
+    face = median_colours(bgr, centres_px, inner_px=0.0, outer_px=0.6 * radius_px)
+    around = median_colours(bgr, centres_px, inner_px=1.3 * radius_px, outer_px=1.6 * radius_px)
+    return np.log(face / around)
+
+
+def base_line_bands(centres_mm: np.ndarray, board: CarromBoard) -> np.ndarray:
+    """Per centre, the axis (0: x, 1: y) of the pair of base lines it sits between, or -1.
+
+    Only the stretch between the two base circles counts: a coin-sized circle
+    there touches both lines.
+    """
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+    along = board.base_line_length_mm / 2 - board.base_circle_diameter_mm / 2
+    axis = np.full(len(c), -1)
+    for lines_along in (0, 1):
+        between = (np.abs(np.abs(c[:, 1 - lines_along]) - across) < 0.15 * board.base_line_gap_mm) & (
+            np.abs(c[:, lines_along]) < along)
+        axis[between] = lines_along
+    return axis
+
+
+def _printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: BoardModel,
+                  edges: EdgeField, sizes: tuple[PieceSize, ...]) -> np.ndarray:
+    """True for detections that are the board's own print rather than pieces lying on it.
+
+    Carrom prints coin-sized figures at known places: filled base circles (told
+    from a coin on them by their colour against the board around, measured on all
+    eight at once, most of which are free), the centre circle and the figure
+    around it (several colours inside one circle), and base lines a coin's width
+    apart (a circle between them has its rim drawn by the lines only on two sides).
+    """
+    if not isinstance(board, CarromBoard) or len(found) == 0:
         return np.zeros(len(found), bool)
+    s = view.px_per_mm
     radius = board.base_circle_diameter_mm / 2
-    nearest = np.min(np.hypot(found.centres_mm[:, None, 0] - prints_mm[None, :, 0],
-                              found.centres_mm[:, None, 1] - prints_mm[None, :, 1]), axis=1)
-    # Boards place their base circles a few millimetres differently from the model.
-    on_print = nearest < 0.8 * radius
-    if on_print.sum() >= 3:
-        # Most printed circles are free at any moment: the median of what is found on them is the print.
-        reference = np.median(found.colour_lab[on_print], axis=0)
-    else:
-        print_colours = median_colours(lab, view.to_px(prints_mm), inner_px=0, outer_px=0.6 * radius * view.px_per_mm)
-        reference = np.median(print_colours, axis=0)
+    prints_mm = printed_discs_mm(board)
+    bases_mm = prints_mm[1:]
+    gaps = np.hypot(bases_mm[:, None, 0] - found.centres_mm[None, :, 0],
+                    bases_mm[:, None, 1] - found.centres_mm[None, :, 1])
+    # Boards place their base circles a few millimetres differently from the model: a detection on one says where.
+    nearest = np.argmin(gaps, axis=1)
+    seen_at = np.where((gaps[np.arange(len(bases_mm)), nearest] < 0.8 * radius)[:, None],
+                       found.centres_mm[nearest], bases_mm)
+    seen_px = view.to_px(seen_at)
+    reference_ratio = np.median(_log_ratios(view.image, seen_px, radius_px=radius * s), axis=0)
+    print_lab = median_colours(lab, seen_px, inner_px=0, outer_px=0.6 * radius * s)
+    reference_lab = np.median(print_lab, axis=0)
+    # A flat print's face varies only by the image's noise; an engraved, shaded coin's face more.
+    print_spread = float(np.median(face_spread(lab, seen_px, print_lab, radius_px=0.6 * radius * s)))
+    centres_px = view.to_px(found.centres_mm)
+    spread = face_spread(lab, centres_px, found.colour_lab, radius_px=0.6 * sizes[0].radius_mm * s)
+    ratios = _log_ratios(view.image, centres_px, radius_px=radius * s)
     # Light falls unevenly across a board: lightness counts half as much as hue.
-    difference = (found.colour_lab - reference) * np.array([0.5, 1.0, 1.0])
-    looks_printed = np.linalg.norm(difference, axis=1) < PRINT_COLOUR_MATCH
-    # The queen set on the centre circle in the break formation: a piece with coins all round it.
+    colour_gap = np.linalg.norm((found.colour_lab - reference_lab) * np.array([0.5, 1.0, 1.0]), axis=1)
+    looks_printed = colour_gap < PRINT_COLOUR_MATCH
+    on_base = gaps.min(axis=0) < 0.8 * radius
+    base_print = on_base & ((colour_gap < BASE_COLOUR_MATCH)
+                            | (np.linalg.norm(ratios - reference_ratio, axis=1) < PRINT_RATIO_MATCH))
     at_centre = np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) < 0.8 * radius
-    gaps = np.hypot(found.centres_mm[:, None, 0] - found.centres_mm[None, :, 0],
-                    found.centres_mm[:, None, 1] - found.centres_mm[None, :, 1])
-    surrounded = ((gaps > 0) & (gaps < 2 * radius + 4.0)).sum(axis=1) >= 6
-    return on_print & looks_printed & ~(at_centre & surrounded)
+    # The queen set on the centre circle in the break formation: a piece with coins all round it.
+    between = np.hypot(found.centres_mm[:, None, 0] - found.centres_mm[None, :, 0],
+                       found.centres_mm[:, None, 1] - found.centres_mm[None, :, 1])
+    surrounded = ((between > 0) & (between < 2 * radius + 4.0)).sum(axis=1) >= 6
+    engraved = spread > print_spread + ENGRAVING_SPREAD
+    centre_print = at_centre & looks_printed & ~surrounded & ~engraved
+    in_figure = np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) < board.outer_circle_diameter_mm / 2
+    figure_print = in_figure & (spread > MAX_PRINT_FIGURE_SPREAD)
+    band = base_line_bands(found.centres_mm, board)
+    line_print = np.zeros(len(found), bool)
+    coins_between = np.nonzero((band >= 0) & (found.size == 0))[0]
+    if len(coins_between):
+        seen, angles = rim_edges(edges, centres_px[coins_between], radius_px=sizes[0].radius_mm * s)
+        beyond_mm = board.base_line_gap_mm / 2 + 6.0
+        for row, i in enumerate(coins_between):
+            # Lines along board x run along view columns; the rim facing them is where the ray is across them.
+            along_ray = np.abs(np.cos(angles)) if band[i] == 0 else np.abs(np.sin(angles))
+            ends = along_ray > np.cos(np.radians(50))
+            across = np.eye(2)[1 - band[i]] * beyond_mm
+            outside = median_colours(lab, view.to_px(found.centres_mm[i] + np.array([across, -across])),
+                                     inner_px=0, outer_px=4.0 * s)
+            # Neighbours may draw the ends of the rim too; a face that is the bare board beyond the lines is no coin.
+            bare = np.min(np.linalg.norm(outside - found.colour_lab[i], axis=1)) < BARE_BOARD_MATCH
+            line_print[i] = seen[row][ends].mean() < BASE_LINE_END_SUPPORT or (bare and not engraved[i])
+    return base_print | centre_print | figure_print | line_print

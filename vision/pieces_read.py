@@ -19,6 +19,11 @@ PIECE_THICKNESS_MM = {"carrom": 8.0, "couronne": 8.0}
 """Thickness of carrom coins and couronne rings (crokinole's is in its board model)."""
 
 
+SILHOUETTE_HEIGHT_SHARE = 0.6
+"""Height of the outline the camera sees, as a share of the piece's thickness: the top face's rim on the
+side towards the camera, the base's on the far side (fitted on synthetic stills: 0.55 to 0.65)."""
+
+
 def piece_thickness_mm(board: BoardModel) -> float:
     if isinstance(board, CrokinoleBoard):
         return board.disc_thickness_mm
@@ -78,9 +83,9 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     found = detect_pieces(view, board=board)
     twenties: dict[str, int] = {}
     classes = classify_pieces(found, board=board, samples_lab=samples_lab)
-    # The rims found are those of the top faces; the rules judge where the piece stands.
+    # The outline seen stands above the board; the rules judge where the piece stands.
     camera = camera_above(homography, image_size=(image.shape[1], image.shape[0]))
-    centres_mm = camera.correct(found.centres_mm, face_height_mm=piece_thickness_mm(board))
+    centres_mm = camera.correct(found.centres_mm, face_height_mm=SILHOUETTE_HEIGHT_SHARE * piece_thickness_mm(board))
     standing = on_surface(centres_mm, board)
     found, centres_mm = found.filter(standing), centres_mm[standing]
     classes = Classes(tuple(k for k, keep in zip(classes.kinds, standing) if keep), classes.margin[standing])
