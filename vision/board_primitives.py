@@ -144,3 +144,12 @@ class PrimitiveDistance:
         line_distance = np.einsum("ij,ij->i", offset, self._normal)
         circle_distance = np.linalg.norm(offset, axis=1) - self._radius
         return np.where(self._is_circle, circle_distance, line_distance)
+
+    def with_gradient(self, points_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The signed distances and their derivatives with respect to each point's x and y, (n, 2)."""
+        offset = points_mm - self._centre
+        line_distance = np.einsum("ij,ij->i", offset, self._normal)
+        length = np.maximum(np.linalg.norm(offset, axis=1), 1e-9)
+        circle_distance = length - self._radius
+        grad = np.where(self._is_circle[:, None], offset / length[:, None], self._normal)
+        return np.where(self._is_circle, circle_distance, line_distance), grad

@@ -48,6 +48,10 @@ class SquareSettings:
     max_error_mm: float = 2.5
     max_pocket_brightness: float = 0.6
     fit_sides: bool = True
+    max_starts: int = 5
+    quad_side_px: int = 480
+    min_quad_area: float = 0.01
+    min_circle_support: float = 0.2
 
 
 def _dominant_angle(response: np.ndarray, gray: np.ndarray) -> float:
@@ -179,14 +183,7 @@ def _fine_fit(response, homography, prims, points_mm, normals_mm, index, *, boar
     residual = np.zeros(0)
     widths = (0.4 * gap_mm, 0.25 * gap_mm, 5.0, 2.5)
     for half_width_mm in (widths[k] for k in steps):
-        px_per_mm = float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))
-        on = project(homography, points_mm)
-        normal = project(homography, points_mm + normals_mm) - on
-        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
-        found_px, ok = peaks_along_normals(
-            response, on, normal, half_width_px=max(2.0, half_width_mm * px_per_mm), min_response=0.04,
-            context_px=0.4 * gap_mm * px_per_mm,
-        )
+        found_px, ok = _search(response, homography, points_mm, normals_mm, half_width_mm=half_width_mm, gap_mm=gap_mm)
         if ok.sum() < 24:
             return None
         homography, residual = refine_on_primitives(homography, found_px[ok], prims, index[ok], length_mm=board.half_side_mm)
@@ -199,12 +196,39 @@ def _fine_fit(response, homography, prims, points_mm, normals_mm, index, *, boar
     return homography, found_px, ok, residual
 
 
-def _fit_quality(fit, prims, index) -> float:
-    """The weakest feature group's share of points found, less a little for the mean residual."""
-    _, _, ok, residual = fit
-    groups = {p.group for p in prims}
-    weakest = min(float(ok[np.array([prims[i].group == g for i in index])].mean()) for g in groups)
-    return weakest - 0.05 * float(np.mean(np.abs(residual)))
+def _narrow_support(response, homography, points_mm, normals_mm, *, gap_mm: float, half_width_mm: float = 2.5) -> float:
+    """Share of the printed lines' points whose line shows within `half_width_mm` of where the fit puts it.
+
+    A wrong start screened by the wide search still finds points (texture, other lines
+    nearby); a right one finds almost every point of the long lines close to the model.
+    """
+    _, ok = _search(response, homography, points_mm, normals_mm, half_width_mm=half_width_mm, gap_mm=gap_mm)
+    return float(ok.mean())
+
+
+def _search(response, homography, points_mm, normals_mm, *, half_width_mm: float, gap_mm: float):
+    """Each primitive point's line peak within `half_width_mm` along its normal: (found_px, ok)."""
+    px_per_mm = float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))
+    on = project(homography, points_mm)
+    normal = project(homography, points_mm + normals_mm) - on
+    normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+    return peaks_along_normals(
+        response, on, normal, half_width_px=max(1.5, half_width_mm * px_per_mm), min_response=0.04,
+        context_px=0.4 * gap_mm * px_per_mm,
+    )
+
+
+def _distinct(proposals: list, count: int, side_px: float) -> list:
+    """The first `count` proposals (in the given order) that differ from each other in centre or scale."""
+    kept: list = []
+    for p in proposals:
+        if len(kept) == count:
+            break
+        centre, scale = p[3][:2, 2], p[4]
+        if any(np.linalg.norm(centre - k[3][:2, 2]) < 0.03 * side_px and abs(scale / k[4] - 1) < 0.06 for k in kept):
+            continue
+        kept.append(p)
+    return kept
 
 
 def _side_offsets_mm(board: CarromBoard | CouronneBoard, prims) -> tuple[float, list[float]]:
@@ -334,15 +358,106 @@ def locate_square_board(
     BoardLocation
         Homography in the pixels of `image`.
     """
-    not_found = lambda reason: BoardLocation.not_found(board.game, board.model, reason)  # noqa: E731
     prims = square_primitives(board)
-    offsets_mm = np.array(sorted({abs(p.a_mm[1]) for p in prims if p.name.startswith("south") and not p.is_circle}))
+    # fast: quadrilaterals the frame, surface and line pattern outline, each read as several of the
+    # board's squares; slow (when that finds nothing): profiles and sweeps of the printed lines
+    quick = _fit_from_starts(image, board, prims, _quad_starts(image, board=board, settings=settings), settings, prescreen=True)
+    if quick is not None and quick.found:
+        return quick
+    starts = _profile_starts(image, board, prims, settings)
+    if not starts:
+        return quick or BoardLocation.not_found(board.game, board.model, "no square pattern of printed lines")
+    return _fit_from_starts(image, board, prims, starts, settings, prescreen=False)
 
+
+@dataclass(frozen=True)
+class _Start:
+    """A proposed board mm -> image px homography, the polarity of the lines it was proposed on
+    ("" when either), and its scale in image px per mm."""
+
+    homography: np.ndarray
+    polarity: str
+    px_per_mm: float
+
+
+def _model_halves_mm(board: CarromBoard | CouronneBoard, prims) -> list[float]:
+    """Half sizes of the squares a quadrilateral in the image may outline: the frame's outer edge,
+    the playing surface, and the square of the outermost printed lines."""
+    main_mm, _ = _side_offsets_mm(board, prims)
+    return [board.half_side_mm + board.frame_width_mm, board.half_side_mm, main_mm]
+
+
+def _quad_starts(image: np.ndarray, *, board: CarromBoard | CouronneBoard, settings: SquareSettings) -> list[_Start]:
+    """Starts from convex quadrilaterals among the edges of a small copy of the frame.
+
+    The frame, the playing surface and the printed line pattern are concentric squares with
+    strong edges; under perspective each is a convex quadrilateral. Each one found is read as
+    each of those squares in turn (which one it is, is for the lines to tell).
+    """
+    small = downscale(image, max_side_px=settings.quad_side_px)
+    scale = small.shape[1] / image.shape[1]
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    min_area = settings.min_quad_area * gray.size
+    quads: list[np.ndarray] = []
+    for low, high in ((20, 60), (40, 120)):
+        edges = cv2.dilate(cv2.Canny(gray, low, high), np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            if cv2.contourArea(contour) < min_area:
+                continue
+            hull = cv2.convexHull(contour)
+            corners = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
+            if len(corners) != 4 or cv2.contourArea(corners.astype(np.float32)) < min_area:
+                continue
+            sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+            if sides.min() < 0.35 * sides.max():
+                continue
+            if any(np.abs(_ordered(corners) - _ordered(q)).max() < 0.02 * max(gray.shape) for q in quads):
+                continue
+            quads.append(corners)
+    prims = square_primitives(board)
+    starts = []
+    for corners in quads:
+        image_corners = _ordered(corners) / scale
+        for half in _model_halves_mm(board, prims):
+            homography = _square_to_quad(image_corners, half)
+            if homography is not None:
+                starts.append(_Start(homography, "", float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))))
+    return starts
+
+
+def _ordered(corners: np.ndarray) -> np.ndarray:
+    """Quadrilateral corners in the image order of the board's counter-clockwise corners (image y is down)."""
+    centre = corners.mean(axis=0)
+    angle = np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0])
+    return corners[np.argsort(-angle)]
+
+
+def _square_to_quad(corners_px: np.ndarray, half_mm: float) -> np.ndarray | None:
+    """The homography taking the board square of half size `half_mm` onto the corners, turned so the
+    board's x axis runs closest to the image's (south at the bottom, as the other starts)."""
+    square = np.array([[half_mm, -half_mm], [half_mm, half_mm], [-half_mm, half_mm], [-half_mm, -half_mm]], np.float32)
+    best, best_angle = None, math.inf
+    for shift in range(4):
+        homography = cv2.getPerspectiveTransform(square, np.roll(corners_px, shift, axis=0).astype(np.float32))
+        if not np.all(np.isfinite(homography)) or abs(homography[2, 2]) < 1e-12:
+            continue
+        homography = homography / homography[2, 2]
+        centre, east = project(homography, np.array([[0.0, 0.0], [100.0, 0.0]]))
+        angle = abs(math.atan2(east[1] - centre[1], east[0] - centre[0]))
+        if angle < best_angle:
+            best, best_angle = homography, angle
+    return best
+
+
+def _profile_starts(image: np.ndarray, board: CarromBoard | CouronneBoard, prims, settings: SquareSettings) -> list[_Start]:
+    """Similarity starts from the printed lines' projection profiles and a sweep about the voted centre."""
+    offsets_mm = np.array(sorted({abs(p.a_mm[1]) for p in prims if p.name.startswith("south") and not p.is_circle}))
     coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
     coarse_scale = coarse_gray.shape[1] / image.shape[1]
 
-    # 1. coarse centre, rotation, scale: lines are dark ink on wood, or light paint on painted
-    # boards; the profiles of each polarity propose a few scales
+    # lines are dark ink on wood, or light paint on painted boards; the profiles of each polarity
+    # propose a few scales
     model_points_mm, _, _ = sample_primitives(prims, spacing_mm=6.0)
     responses = {polarity: line_response(coarse_gray, width_px=7, polarity=polarity) for polarity in ("dark", "bright")}
     widened = {polarity: cv2.dilate(r, np.ones((3, 3), np.uint8)) for polarity, r in responses.items()}
@@ -350,7 +465,6 @@ def locate_square_board(
     for response in responses.values():
         angle = _dominant_angle(response, coarse_gray)
         for scale, score, centre in _profile_scale(response, angle, offsets_mm):
-            similarity = _similarity(centre / coarse_scale, scale / coarse_scale, angle)
             # a geometry one polarity's profiles propose may be the other's lines (perspective blurs profiles)
             for polarity, lines in widened.items():
                 model, (centre_fit, scale_fit, angle_fit) = _polish(lines, centre, scale, angle, model_points_mm)
@@ -361,90 +475,150 @@ def locate_square_board(
         side = min(coarse_gray.shape)
         voted = vote_centre(response, coarse_gray, min_radius_px=0.08 * side, max_radius_px=0.6 * max(coarse_gray.shape))
         for polarity, lines in widened.items():
-            for score_sweep, centre_sweep, scale_sweep in _sweep(lines, voted, angle, model_points_mm, offsets_mm.max())[:2]:
+            for _, centre_sweep, scale_sweep in _sweep(lines, voted, angle, model_points_mm, offsets_mm.max())[:2]:
                 model, (centre_fit, scale_fit, angle_fit) = _polish(lines, centre_sweep, scale_sweep, angle, model_points_mm)
                 similarity = _similarity(centre_fit / coarse_scale, scale_fit / coarse_scale, angle_fit)
                 proposals.append((model, math.inf, polarity, similarity, scale_fit / coarse_scale))
     proposals = [p for p in proposals if p[1] >= 0.002]
     if not proposals:
-        return not_found("no square pattern of printed lines")
-    # the best two under the whole model's lines, and the best by the profiles alone, are refined
-    # (the sweep's proposals have no profile score: infinite here)
-    by_model = sorted(proposals, key=lambda p: -p[0])[:2]
+        return []
+    # the best few distinct proposals under the whole model's lines, and the best by the profiles
+    # alone (the sweep's proposals have no profile score: infinite here)
     by_profile = max(proposals, key=lambda p: p[1] if math.isfinite(p[1]) else -1.0)
-    chosen = by_model + ([by_profile] if all(by_profile is not p for p in by_model) else [])
+    chosen = _distinct(sorted(proposals, key=lambda p: -p[0]), settings.max_starts, min(coarse_gray.shape) / coarse_scale)
+    if all(by_profile is not p for p in chosen):
+        chosen.append(by_profile)
+    return [_Start(p[3], p[2], p[4]) for p in chosen]
 
-    # 2. fine, from each start: search each primitive along its normal, refit, narrow
+
+def _fit_from_starts(
+    image: np.ndarray, board: CarromBoard | CouronneBoard, prims, starts: list[_Start], settings: SquareSettings,
+    *, prescreen: bool,
+) -> BoardLocation | None:
+    """Screen the starts on one view of the region they cover, refine the best, check it; None without starts.
+
+    The view is scaled so the board's half-diagonal is about ``fine_radius_px``. With `prescreen`,
+    the starts are first ranked by the model's lines under them and only the best few screened.
+    Screening: the four sides found in short segments (perspective), a wide search along each
+    primitive's normal and a refit; the start whose screened fit has most of the printed lines
+    close to it is refined to the end.
+    """
+    if not starts:
+        return None
+    not_found = lambda reason: BoardLocation.not_found(board.game, board.model, reason)  # noqa: E731
     points_mm, normals_mm, index = sample_primitives(prims, spacing_mm=settings.spacing_mm)
     thick_mm = max(p.width_mm for p in prims)
     gap_mm = board.base_line_gap_mm if isinstance(board, CarromBoard) else 30.0
+    extent_mm = 1.5 * (board.half_side_mm + board.frame_width_mm)
+    centres = np.array([s.homography[:2, 2] / s.homography[2, 2] for s in starts])
+    radii = np.array([extent_mm * s.px_per_mm for s in starts])
+    low, high = (centres - radii[:, None]).min(axis=0), (centres + radii[:, None]).max(axis=0)
+    view_radius = 0.5 * float(max(high - low))
+    view, to_view = board_view(
+        image, centre_px=tuple(0.5 * (low + high)), radius_px=view_radius,
+        target_radius_px=settings.fine_radius_px * view_radius / float(np.median(radii)),
+    )
+    work_gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    width_px = max(7, int(round(3 * thick_mm * float(np.median([s.px_per_mm for s in starts])) * to_view[0, 0])) | 1)
+    responses: dict[str, np.ndarray] = {}
+
+    def response_of(polarity: str) -> np.ndarray:
+        if polarity not in responses:
+            responses[polarity] = line_response(work_gray, width_px=width_px, polarity=polarity)
+        return responses[polarity]
+
+    candidates = [(to_view @ s.homography, s.polarity) for s in starts]
+    if prescreen:
+        widened = {polarity: cv2.dilate(response_of(polarity), np.ones((3, 3), np.uint8)) for polarity in ("dark", "bright")}
+        scored = []
+        for homography, _ in candidates:
+            for polarity, lines in widened.items():
+                scored.append((_model_score(lines, homography, points_mm), homography, polarity))
+        scored.sort(key=lambda c: -c[0])
+        candidates = []
+        for _, homography, polarity in scored:
+            corners = project(homography, np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]]) * board.half_side_mm)
+            if any(np.abs(corners - c).max() < 0.02 * max(work_gray.shape) for c, _, _ in candidates):
+                continue
+            candidates.append((corners, homography, polarity))
+            if len(candidates) == settings.max_starts:
+                break
+        candidates = [(homography, polarity) for _, homography, polarity in candidates]
+
     best, best_quality = None, -math.inf
-    for _, _, polarity, similarity, image_px_per_mm in chosen:
-        # the fine stages work on the board's region, at a scale where its half-diagonal is about fine_radius_px
-        view, to_view = board_view(
-            image, centre_px=tuple(similarity[:2, 2]),
-            radius_px=1.5 * (board.half_side_mm + board.frame_width_mm) * image_px_per_mm,
-            target_radius_px=settings.fine_radius_px,
-        )
-        work_gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-        px_per_mm_work = image_px_per_mm * to_view[0, 0]
-        response = line_response(work_gray, width_px=max(7, int(round(3 * thick_mm * px_per_mm_work)) | 1), polarity=polarity)
-        homography = to_view @ similarity
-        # perspective: the similarity start can be tens of mm off at the sides; find each side's lines
+    for homography, polarity in candidates:
+        response = response_of(polarity)
+        # perspective: a similarity start can be tens of mm off at the sides; find each side's lines
         # in short segments (wide search, the model's line pattern across it), then fit the four sides.
         # Something long and straight over a side (a rail, an arm) can mislead that, so both starts
-        # are refined and the one the printed lines support best is kept.
-        starts = [homography]
+        # are screened and the one the printed lines support best is kept.
+        tries = [homography]
         if settings.fit_sides:
             sides = _fit_sides(response, homography, board, prims)
             if sides is not homography:
-                starts.insert(0, sides)
-        for start in starts:
-            # one wide search screens each start; only the best is refined to the end
+                tries.insert(0, sides)
+        for start in tries:
             fit = _fine_fit(response, start, prims, points_mm, normals_mm, index, board=board, gap_mm=gap_mm, steps=(0,))
-            if fit is not None and _fit_quality(fit, prims, index) > best_quality:
-                best, best_quality = (fit[0], response, to_view, work_gray), _fit_quality(fit, prims, index)
+            if fit is None:
+                continue
+            quality = _narrow_support(response, fit[0], points_mm, normals_mm, gap_mm=gap_mm)
+            if quality > best_quality:
+                best, best_quality = (fit[0], response), quality
     if best is None:
         return not_found("too few points on the printed lines")
-    screened, response, to_view, work_gray = best
+    screened, response = best
     fit = _fine_fit(response, screened, prims, points_mm, normals_mm, index, board=board, gap_mm=gap_mm, steps=(1, 2, 3))
     if fit is None:
         return not_found("too few points on the printed lines")
     homography, found_px, ok, residual = fit
-
-    # 3. checks
-    side_support = []
-    for side_name in ("south", "east", "north", "west"):
-        members = np.array([prims[i].name.startswith(side_name) for i in index])
-        side_support.append(float(ok[members].mean()))
-    if sorted(side_support)[1] < settings.min_side_support:
-        return not_found(f"printed lines only partly found (sides {', '.join(f'{s:.0%}' for s in side_support)})")
-    groups = sorted({p.group for p in prims})
-    group_support = {g: float(ok[np.array([prims[i].group == g for i in index])].mean()) for g in groups}
-    weakest = min(group_support, key=group_support.get)
-    if group_support[weakest] < settings.min_side_support:
-        return not_found(f"{weakest.replace('_', ' ')}s not found ({group_support[weakest]:.0%} of their length)")
-    median_residual = float(np.median(np.abs(residual)))
-    if median_residual > settings.max_median_residual_mm:
-        return not_found(f"printed lines do not match the board model (median residual {median_residual:.1f} mm)")
-    error_mm = float(np.mean(np.abs(residual)))
-    if error_mm > settings.max_error_mm:
-        return not_found(f"poor fit (mean error {error_mm:.1f} mm)")
-    pockets = _pocket_darkness(work_gray, homography, board)
-    if pockets and float(np.median(pockets)) > settings.max_pocket_brightness:
-        return not_found("no dark pockets at the corners of the square")
+    reason = _check(homography, ok, residual, work_gray, board, prims, index, settings)
+    if reason:
+        return not_found(reason)
 
     to_image = np.linalg.inv(to_view)
-    final = to_image @ homography
     kept = np.flatnonzero(ok)
     names = tuple(prims[index[i]].name for i in kept)
+    error_mm = float(np.mean(np.abs(residual)))
+    side_support = _side_support(ok, prims, index)
     confidence = float(np.clip(min(side_support) * math.exp(-error_mm / 1.5), 0.0, 1.0))
     return BoardLocation(
         found=True,
         game=board.game,
         model=board.model,
-        homography=final,
+        homography=to_image @ homography,
         confidence=confidence,
         error_mm=error_mm,
         landmarks=Landmarks(names, points_mm[kept], project(to_image, found_px[kept])),
     )
+
+
+def _side_support(ok: np.ndarray, prims, index: np.ndarray) -> list[float]:
+    """Share of each side's points found (south, east, north, west)."""
+    return [float(ok[np.array([prims[i].name.startswith(side) for i in index])].mean()) for side in ("south", "east", "north", "west")]
+
+
+def _check(homography, ok, residual, gray, board, prims, index, settings: SquareSettings) -> str:
+    """Why the fit is not a board ("" when it is): sides or features unsupported, residuals, light pockets.
+
+    Straight lines must be found along most of their length; circles may be faint (painted
+    boards fill them with colour) and need less.
+    """
+    side_support = _side_support(ok, prims, index)
+    if sorted(side_support)[1] < settings.min_side_support:
+        return f"printed lines only partly found (sides {', '.join(f'{s:.0%}' for s in side_support)})"
+    for group in sorted({p.group for p in prims}):
+        is_circle = next(p.is_circle for p in prims if p.group == group)
+        support = float(ok[np.array([prims[i].group == group for i in index])].mean())
+        needed = settings.min_circle_support if is_circle else settings.min_side_support
+        if support < needed:
+            return f"{group.replace('_', ' ')}s not found ({support:.0%} of their length)"
+    median_residual = float(np.median(np.abs(residual)))
+    if median_residual > settings.max_median_residual_mm:
+        return f"printed lines do not match the board model (median residual {median_residual:.1f} mm)"
+    error_mm = float(np.mean(np.abs(residual)))
+    if error_mm > settings.max_error_mm:
+        return f"poor fit (mean error {error_mm:.1f} mm)"
+    pockets = _pocket_darkness(gray, homography, board)
+    if pockets and float(np.median(pockets)) > settings.max_pocket_brightness:
+        return "no dark pockets at the corners of the square"
+    return ""
