@@ -11,6 +11,14 @@ EVENT_TYPES = ("shot", "pocketed", "sunk_20", "off_board", "placed")
 def match_events(observed: list[dict[str, Any]], truth: list[dict[str, Any]], *,
                  window_s: float = WINDOW_S) -> tuple[int, int, int]:
     """(matched, observed, true) counts; each true event is matched at most once, nearest in time first."""
+    false, missed = unmatched_events(observed, truth, window_s=window_s)
+    n_observed = sum(o["type"] in EVENT_TYPES for o in observed)
+    return n_observed - len(false), n_observed, sum(e["type"] in EVENT_TYPES for e in truth)
+
+
+def unmatched_events(observed: list[dict[str, Any]], truth: list[dict[str, Any]], *,
+                     window_s: float = WINDOW_S) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(observations matching no true event, true events no observation matched), as `match_events` pairs them."""
     truth = [e for e in truth if e["type"] in EVENT_TYPES]
     observed = [o for o in observed if o["type"] in EVENT_TYPES]
     pairs = sorted(
@@ -24,4 +32,5 @@ def match_events(observed: list[dict[str, Any]], truth: list[dict[str, Any]], *,
         if i not in used_o and j not in used_t:
             used_o.add(i)
             used_t.add(j)
-    return len(used_o), len(observed), len(truth)
+    return ([o for i, o in enumerate(observed) if i not in used_o],
+            [e for j, e in enumerate(truth) if j not in used_t])

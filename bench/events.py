@@ -1,12 +1,18 @@
-"""Events benchmark: simulated match clips through `analyze`, against their truth. Prints a table.
+"""Events benchmark: simulated match clips through `analyze`, against their truth. Prints tables.
 
-For each clip three runs, so that each stage's share of the errors shows:
+For each clip up to three runs, so that each stage's share of the errors shows:
   truth-eyes  the simulator's truth as locator and reader: settling, timing, pockets, inference alone
   reader      truth homography, the real piece reader
   full        the real locator, tracker and reader (what `boardreader analyze` does)
-Speed: frames per second of the full run against pure decoding of the same file, measured in the same run.
 
-    .venv/bin/python bench/events.py --seeds 901 902 --strokes 8 --resolution 1280x720
+Per game and mode: event precision and recall (same type and piece within 0.75 s),
+observations made while a hand was over the board that match no true event, the
+share of log entries (strokes, rounds) exactly as in the truth, of clips whose
+whole log is exact, and of clips whose score (the rules engine's result) is exact.
+Speed: frames per second of each run against pure decoding of the same file, measured in the same run.
+Clips are rendered once into `--cache` (reused by later runs).
+
+    .venv/bin/python bench/events.py --seeds 910 911 --strokes 6 --resolution 1280x720 --cache /tmp/clips
 """
 
 from __future__ import annotations
@@ -17,22 +23,30 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.event_matching import EVENT_TYPES, match_events  # noqa: E402
+from bench.event_matching import EVENT_TYPES, unmatched_events  # noqa: E402
 from bench.truth_playback import TruthPlayback  # noqa: E402
 from boardreader.analysis_run import AnalysisRun  # noqa: E402
 from vision.sources import VideoFileSource  # noqa: E402
 
 MODES = ("truth-eyes", "reader", "full")
+SCORING_KEYS = ("pocketed", "striker", "shooter_pocketed", "shooter_off_board", "off_board", "discs", "twenties")
 
 
-def simulate(game: str, seed: int, *, strokes: int, resolution: str, difficulty: str, out: Path) -> Path:
+def simulate(game: str, seed: int, *, strokes: int, resolution: str, difficulty: str, cache: Path) -> Path:
+    """The clip's folder in `cache`, rendered first when it is not there yet."""
+    out = cache / f"{game}_{seed}_{strokes}s_{resolution}_{difficulty}"
+    if (out / "video.mp4").is_file():
+        return out
+    partial = out.with_suffix(".partial")
     subprocess.run([sys.executable, "-m", "boardreader", "simulate", "--game", game, "--seed", str(seed),
                     "--boards", "1", "--strokes", str(strokes), "--resolution", resolution,
-                    "--difficulty", difficulty, "--out", str(out)], check=True, capture_output=True)
+                    "--difficulty", difficulty, "--out", str(partial)], check=True, capture_output=True)
+    partial.rename(out)
     return out
 
 
@@ -61,8 +75,72 @@ def analyse(clip: Path, mode: str, out: Path) -> tuple[dict, float]:
 
 def log_entries(entries: list[dict]) -> list[tuple]:
     """What scores in a log: strokes' pockets and striker, or rounds' discs and 20s."""
-    keep = ("pocketed", "striker", "shooter_pocketed", "shooter_off_board", "discs", "twenties")
-    return [tuple(json.dumps(e.get(k), sort_keys=True) for k in keep) for e in entries if e["type"] != "match"]
+    return [tuple(json.dumps(e.get(k), sort_keys=True) for k in SCORING_KEYS) for e in entries if e["type"] != "match"]
+
+
+def under_hand(observation: dict, hands: list[dict]) -> bool:
+    """Whether a hand was over the board at the observation's time (between its coming in and going out)."""
+    return any(h["t_start"] <= observation["t"] <= h["t_end"] for h in hands)
+
+
+def score_clip(clip: Path, out: Path) -> dict:
+    truth = json.loads((clip / "truth.json").read_text())
+    observed = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
+    false, missed = unmatched_events(observed, truth["events"])
+    n_observed = sum(o["type"] in EVENT_TYPES for o in observed)
+    ours = log_entries([json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()])
+    true_log = log_entries(truth["event_log"])
+    result = json.loads((out / "score.json").read_text())
+    return {
+        "true": sum(e["type"] in EVENT_TYPES for e in truth["events"]),
+        "seen": n_observed,
+        "matched": n_observed - len(false),
+        "false": false,
+        "missed": missed,
+        "false_under_hand": sum(under_hand(o, truth["shots"]) for o in false),
+        "entries": len(true_log),
+        "entries_exact": sum(a == b for a, b in zip(ours, true_log)),
+        # A clip too short for one crokinole round has nothing to score: it counts for neither.
+        "log_exact": (ours == true_log) if true_log else None,
+        "score_exact": (result == truth["score"]) if true_log else None,
+    }
+
+
+def ratio(numerator: int, denominator: int) -> str:
+    return f"{numerator / denominator:.1%}" if denominator else "n/a"
+
+
+def print_tables(rows: list[tuple[str, int, str, dict, float, float]], *, per_clip: bool) -> None:
+    header = (f"{'game':10} {'seed':>5} {'mode':10} {'true':>5} {'seen':>5} {'match':>5} {'prec':>6} {'recall':>6}"
+              f" {'hand!':>5} {'entries':>9} {'log':>5} {'score':>5} {'fps':>6} {'decode':>7} {'ratio':>6}")
+    if per_clip:
+        print(header)
+        for game, seed, mode, s, fps, decoding in rows:
+            flag = {None: "n/a", True: "yes", False: "no"}
+            print(f"{game:10} {seed:>5} {mode:10} {s['true']:>5} {s['seen']:>5} {s['matched']:>5}"
+                  f" {ratio(s['matched'], s['seen']):>6} {ratio(s['matched'], s['true']):>6} {s['false_under_hand']:>5}"
+                  f" {s['entries_exact']:>4}/{s['entries']:<4} {flag[s['log_exact']]:>5} {flag[s['score_exact']]:>5}"
+                  f" {fps:>6.1f} {decoding:>7.1f} {fps / decoding:>6.2f}")
+        print()
+    totals: dict[tuple[str, str], list] = defaultdict(list)
+    for game, _, mode, s, fps, decoding in rows:
+        totals[(game, mode)].append((s, fps, decoding))
+    print(f"{'game':10} {'mode':10} {'clips':>5} {'true':>5} {'seen':>5} {'prec':>6} {'recall':>6} {'hand!':>5}"
+          f" {'entries':>7} {'logs':>6} {'scores':>6} {'fps':>6} {'ratio':>6}")
+    for (game, mode), items in totals.items():
+        stats = [s for s, _, _ in items]
+        n_true, n_seen = sum(s["true"] for s in stats), sum(s["seen"] for s in stats)
+        matched = sum(s["matched"] for s in stats)
+        logs = [s["log_exact"] for s in stats if s["log_exact"] is not None]
+        scores = [s["score_exact"] for s in stats if s["score_exact"] is not None]
+        fps = sum(f for _, f, _ in items) / len(items)
+        speed = sum(f / d for _, f, d in items) / len(items)
+        print(f"{game:10} {mode:10} {len(items):>5} {n_true:>5} {n_seen:>5} {ratio(matched, n_seen):>6}"
+              f" {ratio(matched, n_true):>6} {sum(s['false_under_hand'] for s in stats):>5}"
+              f" {ratio(sum(s['entries_exact'] for s in stats), sum(s['entries'] for s in stats)):>7}"
+              f" {ratio(sum(logs), len(logs)):>6} {ratio(sum(scores), len(scores)):>6} {fps:>6.1f} {speed:>6.2f}")
+    print(f"events: same type and piece within 0.75 s; types {', '.join(EVENT_TYPES)}. hand!: false observations"
+          " while a hand was over the board. entries: log entries exact; logs, scores: clips exact.")
 
 
 def main() -> None:
@@ -73,34 +151,29 @@ def main() -> None:
     parser.add_argument("--resolution", default="1280x720")
     parser.add_argument("--difficulty", default="medium")
     parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
+    parser.add_argument("--cache", type=Path, help="folder keeping rendered clips between runs (default: none)")
+    parser.add_argument("--per-clip", action="store_true", help="also print a row per clip and mode")
+    parser.add_argument("--errors", action="store_true", help="list the false and missed events")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        cache = args.cache or Path(tmp)
+        cache.mkdir(parents=True, exist_ok=True)
         for game in args.games:
             for seed in args.seeds:
                 clip = simulate(game, seed, strokes=args.strokes, resolution=args.resolution,
-                                difficulty=args.difficulty, out=Path(tmp) / f"{game}_{seed}")
-                truth = json.loads((clip / "truth.json").read_text())
+                                difficulty=args.difficulty, cache=cache)
                 decoding = decode_fps(clip / "video.mp4")
                 for mode in args.modes:
                     out = Path(tmp) / f"{game}_{seed}_{mode}"
                     out.mkdir()
-                    summary, fps = analyse(clip, mode, out)
-                    observed = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
-                    matched, n_obs, n_true = match_events(observed, truth["events"])
-                    ours = log_entries([json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()])
-                    true_log = log_entries(truth["event_log"])
-                    # A clip too short for one crokinole round has nothing to score: say so.
-                    exact = str(ours == true_log) if true_log else "n/a"
-                    rows.append((game, seed, mode, n_true, n_obs, matched,
-                                 matched / n_obs if n_obs else 1.0, matched / n_true if n_true else 1.0,
-                                 exact, fps, decoding))
-    print(f"{'game':10} {'seed':>5} {'mode':10} {'true':>5} {'seen':>5} {'match':>5} {'prec':>6} {'recall':>6}"
-          f" {'log exact':>9} {'fps':>6} {'decode':>7} {'ratio':>6}")
-    for game, seed, mode, n_true, n_obs, matched, precision, recall, exact, fps, decoding in rows:
-        print(f"{game:10} {seed:>5} {mode:10} {n_true:>5} {n_obs:>5} {matched:>5} {precision:>6.1%} {recall:>6.1%}"
-              f" {exact:>9} {fps:>6.1f} {decoding:>7.1f} {fps / decoding:>6.2f}")
-    print(f"events: same type and piece within 0.75 s; types {', '.join(EVENT_TYPES)}")
+                    _, fps = analyse(clip, mode, out)
+                    stats = score_clip(clip, out)
+                    rows.append((game, seed, mode, stats, fps, decoding))
+                    if args.errors and (stats["false"] or stats["missed"]):
+                        print(f"{game} {seed} {mode}: false {stats['false']}\n    missed {stats['missed']}",
+                              flush=True)
+    print_tables(rows, per_clip=args.per_clip)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 """From frames to observations: locate and track the board, gate on settling, read, infer events.
 
 One `BoardAnalyzer.update(frame)` per frame. Per frame it does only cheap work
-(a tracker check, the settle gate, the pocket mouths); the board is read in full
-only on the first frame of each settled stretch.
+(the settle gate, the pocket mouths; a tracker check every few frames and before
+each read); the board is read in full only on the first frame of each settled
+stretch.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 import cv2
@@ -16,6 +18,7 @@ import numpy as np
 from calibration.geometry import BoardModel, load_board
 from vision.board_location import BoardLocation
 from vision.board_tracker import BoardTracker
+from vision.homography import project
 from vision.events import EventInferer, Motion, Observation
 from vision.localise import locate_board
 from vision.pieces import BoardReading
@@ -28,8 +31,10 @@ MIN_STRIKE_MOTION = 0.003  # share of the board moving on its own (about a strik
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
 STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the stroke's largest such run
 HOLE_CHANGE = 30  # mean colour change of the 20-hole's pixels that means a disc lies in it
+SAME_SPOT_CORRELATION = 0.8  # a piece's patch matching the last read view this well (nudges allowed) is unchanged
 MAX_HIDDEN_SHARE = 0.1  # a settled reading with more of the surface unseen is not trusted
 LOCATE_EVERY_S = 0.5  # while no board is found, try again this often
+TRACK_EVERY_FRAMES = 4  # while the board is where it was, check it this often (and before every read)
 
 
 @dataclass(frozen=True)
@@ -101,8 +106,11 @@ class BoardAnalyzer:
         self._pockets: PocketWatch | None = None
         self._inferer: EventInferer | None = None
         self._segment = _Segment()
+        self._frames_since_track = 0
+        self._track_doubt = False  # the last check did not find the board where it was
         self._last_locate_s = -np.inf
         self._settled_frame: np.ndarray | None = None  # full frame of the last settled view
+        self._read_frame: np.ndarray | None = None  # full frame of the last reading events were drawn from
         self._empty_hole: np.ndarray | None = None  # crokinole: the 20-hole as it looked empty
         self._hole_was_full = False
 
@@ -118,7 +126,18 @@ class BoardAnalyzer:
     def update(self, frame: Frame) -> AnalysisStep:
         if self._tracker is None and not self._find_board(frame):
             return AnalysisStep(frame.index, frame.t_s, False, False)
+        self._frames_since_track += 1
+        if self._track_doubt or self._frames_since_track >= TRACK_EVERY_FRAMES:
+            held = self._track(frame)
+            if held is not None:
+                return held
+        return self._watch(frame)
+
+    def _track(self, frame: Frame) -> AnalysisStep | None:
+        """Check where the board is; a step that holds everything when it moved or is lost."""
+        self._frames_since_track = 0
         state = self._tracker.update(frame.image)
+        self._track_doubt = state.status != "tracking"
         if not state.location.found:
             return AnalysisStep(frame.index, frame.t_s, False, False)
         if not np.allclose(state.location.homography, self._homography):
@@ -128,7 +147,7 @@ class BoardAnalyzer:
             # The board is not where the masks are: hold everything until it is re-found.
             self._segment.begin(frame.t_s)
             return AnalysisStep(frame.index, frame.t_s, True, False, homography=self._homography)
-        return self._watch(frame)
+        return None
 
     def _find_board(self, frame: Frame) -> bool:
         if frame.t_s - self._last_locate_s < LOCATE_EVERY_S:
@@ -157,6 +176,9 @@ class BoardAnalyzer:
             h, w = image_shape
             self._gate.set_reference(cv2.warpPerspective(self._settled_frame, moved, (w, h),
                                                          borderMode=cv2.BORDER_REPLICATE))
+            if self._read_frame is not None:
+                self._read_frame = cv2.warpPerspective(self._read_frame, moved, (w, h),
+                                                       borderMode=cv2.BORDER_REPLICATE)
 
     def _hole_filled(self, image: np.ndarray) -> bool:
         """Crokinole: the 20-hole went from looking empty to holding something since the last settle."""
@@ -179,6 +201,10 @@ class BoardAnalyzer:
             segment.free_motion.append((frame.t_s, gate.free_motion_fraction))
         if not gate.is_new_settle:
             return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
+        held = self._track(frame) if self._frames_since_track else None
+        if held is not None:
+            self._gate.hold()  # not read: settle afresh once the board is found again
+            return held
         self._settled_frame = frame.image
         reading = self.read(frame.image, homography=self._homography, board=self._board)
         if reading.hidden_share > MAX_HIDDEN_SHARE:
@@ -186,8 +212,39 @@ class BoardAnalyzer:
         hole_filled = self._hole_filled(frame.image)
         motion = None
         if segment.start_s is not None:
-            motion = Motion(segment.start_s, segment.strike_s(), tuple(self._pockets.activity()), hole_filled)
+            unchanged = None
+            if self._read_frame is not None:
+                unchanged = partial(spots_unchanged, self._read_frame, frame.image, homography=self._homography)
+            motion = Motion(segment.start_s, segment.strike_s(), tuple(self._pockets.activity()), hole_filled,
+                            unchanged)
         observations = self._inferer.settled(reading, frame.t_s, motion)
+        self._read_frame = frame.image
         self._segment = _Segment()
         self._pockets.reset()
         return AnalysisStep(frame.index, frame.t_s, True, True, reading, tuple(observations), self._homography)
+
+
+def spots_unchanged(before: np.ndarray, after: np.ndarray, centres_mm: np.ndarray, radii_mm: np.ndarray, *,
+                     homography: np.ndarray) -> np.ndarray:
+    """For each piece-sized spot (board mm): whether `after` shows there what `before` did.
+
+    The spot in `before` is looked for in `after` a little around its place, by normalised
+    correlation (a light change does not count, a nudge of a few pixels neither). A spot
+    that is flat in `before` shows nothing to compare and counts as changed.
+    """
+    centres_px = project(homography, centres_mm)
+    edges_px = project(homography, centres_mm + np.column_stack([radii_mm, np.zeros(len(radii_mm))]))
+    result = np.zeros(len(centres_px), bool)
+    h, w = before.shape[:2]
+    for i, ((x, y), radius_px) in enumerate(zip(np.round(centres_px).astype(int),
+                                                np.linalg.norm(edges_px - centres_px, axis=1))):
+        half, shift = int(np.ceil(1.4 * radius_px)), max(2, round(0.4 * radius_px))
+        reach = half + shift
+        if half < 2 or x - reach < 0 or y - reach < 0 or x + reach >= w or y + reach >= h:
+            continue
+        template = before[y - half:y + half + 1, x - half:x + half + 1]
+        if template.std() < 4:
+            continue
+        window = after[y - reach:y + reach + 1, x - reach:x + reach + 1]
+        result[i] = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED).max() >= SAME_SPOT_CORRELATION
+    return result

@@ -7,7 +7,10 @@ its kind is the vote of all its sightings. Between two readings:
 - a piece that is gone went into the pocket that was busy while the board moved
   (carrom, couronne); a piece gone with no busy pocket is only declared off the
   board once a second reading confirms it, so a missed detection costs nothing;
-- a piece that appears was placed back (confirmed by a second reading too);
+- a piece that appears between strokes was placed back (confirmed by a second reading too);
+- the picture itself, compared with the last settled one, tells a reader's slip from a
+  change: a piece not read where nothing changed is still there, one read where nothing
+  changed was only missed before; neither is an event;
 - pieces that moved mean a stroke or shot was played;
 - a crokinole 20 is observed only from a disc seen lying in the hole, never from a
   disappearance (design.md).
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -55,6 +58,10 @@ class Observation:
         return record
 
 
+SpotCheck = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""(n, 2) centres in mm and (n,) radii in mm -> (n,) bool: the spot looks as at the last settled reading."""
+
+
 @dataclass(frozen=True)
 class Motion:
     """What the gate and the pockets saw between two settled readings."""
@@ -63,6 +70,14 @@ class Motion:
     strike_s: float | None  # first frame where pieces moved on their own (not under a hand)
     pockets: tuple[PocketActivity, ...] = ()
     hole_filled: bool = False  # crokinole: the 20-hole was empty at the last settle and holds a disc now
+    unchanged: SpotCheck | None = None  # the image's word on whether a piece's spot changed
+
+    def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
+        """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
+        if self.unchanged is None or not places:
+            return [False] * len(places)
+        xyr = np.array(places, float)
+        return [bool(b) for b in self.unchanged(xyr[:, :2], xyr[:, 2])]
 
 
 @dataclass
@@ -77,13 +92,15 @@ class _Track:
     missing_since_s: float | None = None  # the shot after which it was last missed
     missed: int = 0
     appeared_s: float | None = None  # tentative until seen again
+    announce: bool = True  # once confirmed, a new piece was placed (not just seen late)
+    r_mm: float = 0.0
 
     @property
     def kind(self) -> str:
         return max(self.votes, key=self.votes.get)
 
     def see(self, piece: Piece) -> None:
-        self.x_mm, self.y_mm = piece.x_mm, piece.y_mm
+        self.x_mm, self.y_mm, self.r_mm = piece.x_mm, piece.y_mm, piece.r_mm
         self.votes[piece.kind] = self.votes.get(piece.kind, 0.0) + max(piece.confidence, 0.05)
         self.readings += 1
         self.missed = 0
@@ -139,7 +156,19 @@ class EventInferer:
             if track.appeared_s is not None:
                 observations += self._confirm_new(track)
             track.see(piece)
-        new_tracks = [self._new_track(piece, appeared_s=motion.start_s) for piece in unmatched_pieces]
+        # The picture tells a reader's slip from a change: a piece not read where nothing changed
+        # is still there; a piece read where nothing changed was there before, only missed.
+        kept = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t in unmatched_tracks])
+        unmatched_tracks = [t for t, same in zip(unmatched_tracks, kept) if not same or t.appeared_s is not None]
+        new_tracks = []
+        late = motion.spots_unchanged([(p.x_mm, p.y_mm, p.r_mm) for p in unmatched_pieces])
+        for piece, seen_late in zip(unmatched_pieces, late):
+            track = self._new_track(piece, appeared_s=motion.start_s)
+            # Placed by hand between strokes; one that turns up after a stroke (out of a cluster,
+            # say) was on the board all along.
+            track.announce = not seen_late and motion.strike_s is None
+            if not seen_late:
+                new_tracks.append(track)
 
         busy = [a for a in motion.pockets if a.energy > 0]
         strikers_gone = [t for t in unmatched_tracks if t.kind == stroke_piece and t.appeared_s is None]
@@ -213,7 +242,7 @@ class EventInferer:
 
     def _confirm_new(self, track: _Track) -> list[Observation]:
         appeared_s, track.appeared_s = track.appeared_s, None
-        if self.game == "crokinole" or track.kind == STROKE_PIECES[self.game]:
+        if self.game == "crokinole" or track.kind == STROKE_PIECES[self.game] or not track.announce:
             return []  # the striker comes and goes with every stroke
         return [Observation(appeared_s, "placed", track.kind, confidence=min(1.0, track.votes[track.kind]))]
 

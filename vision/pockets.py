@@ -67,6 +67,7 @@ class PocketWatch:
         radii_px = np.maximum(2.0, np.linalg.norm(edge_px - centres_px, axis=1))
         h, w = image_shape
         self._windows = []
+        self._sizes: list[tuple[int, int]] = []  # pixels watched and around, per pocket
         self._mouths: list[np.ndarray] = []
         for (cx, cy), r in zip(centres_px, radii_px):
             inner, outer = r * WATCH_SCALE, r * AROUND_SCALE
@@ -75,7 +76,8 @@ class PocketWatch:
             yy, xx = np.mgrid[y0:y1, x0:x1]
             d2 = (xx - cx) ** 2 + (yy - cy) ** 2
             watched, around = d2 <= inner**2, (d2 > inner**2) & (d2 <= outer**2)
-            self._windows.append((slice(y0, y1), slice(x0, x1), watched, around))
+            self._windows.append((slice(y0, y1), slice(x0, x1), watched.astype(np.uint8), around.astype(np.uint8)))
+            self._sizes.append((int(np.count_nonzero(watched)), int(np.count_nonzero(around))))
             self._mouths.append(d2 <= (0.8 * r) ** 2)
         self._previous: list[np.ndarray | None] = [None] * len(self._windows)
         self._times: list[float] = []
@@ -84,15 +86,16 @@ class PocketWatch:
     def update(self, image: np.ndarray, t_s: float) -> None:
         """Record the change around each pocket since the previous frame."""
         changes = []
-        for i, (rows, cols, watched, around) in enumerate(self._windows):
-            patch = image[rows, cols].astype(np.int16)
+        for i, ((rows, cols, watched, around), (n_watched, n_around)) in enumerate(zip(self._windows, self._sizes)):
+            patch = image[rows, cols].copy()
             previous = self._previous[i]
-            if previous is None or previous.shape != patch.shape or not watched.any():
+            if previous is None or previous.shape != patch.shape or not n_watched:
                 changes.append(0.0)
             else:
-                changed = np.abs(patch - previous).max(axis=2) > PIXEL_CHANGE
-                beyond = float(changed[around].mean()) if around.any() else 0.0
-                inside = float(changed[watched].mean())
+                blue, green, red = cv2.split(cv2.absdiff(patch, previous))
+                changed = (cv2.max(cv2.max(blue, green), red) > PIXEL_CHANGE).view(np.uint8)
+                beyond = cv2.countNonZero(changed & around) / n_around if n_around else 0.0
+                inside = cv2.countNonZero(changed & watched) / n_watched
                 changes.append(inside if beyond < ARM_SHARE else max(0.0, inside - beyond))
             self._previous[i] = patch
         self._times.append(t_s)

@@ -79,6 +79,7 @@ class SettleGate:
         self._rim_px = 0
         self._previous: np.ndarray | None = None
         self._reference: np.ndarray | None = None  # the last settled view
+        self._reference_level: np.ndarray | None = None  # the typical colour of its rim
         self._still_since_s: float | None = None
         self._still_start: np.ndarray | None = None
         self._settled = False
@@ -112,16 +113,21 @@ class SettleGate:
         is_settled = still_s >= s.settle_s - 1e-9
         is_new = is_settled and not self._settled
         if is_new:
-            self._reference = small
+            self._set_reference(small)
         self._settled = is_settled
         return GateReading(t_s, motion, False, False, is_settled, is_new)
+
+    def hold(self) -> None:
+        """The settled frame could not be used (e.g. the board moved): count the stillness afresh."""
+        self._still_since_s = None
+        self._settled = False
 
     def set_reference(self, image: np.ndarray) -> None:
         """Take `image` (a full frame) as the last settled view, e.g. the old one moved with the board."""
         small = self._small(image)
         if self._mask is None:
             self._prepare_masks(small.shape[:2])
-        self._reference = small
+        self._set_reference(small)
 
     def _small(self, image: np.ndarray) -> np.ndarray:
         if self._work_scale is None:
@@ -130,6 +136,11 @@ class SettleGate:
         part = image[self._crop]
         h, w = part.shape[:2]
         size = (max(1, round(w * self._work_scale)), max(1, round(h * self._work_scale)))
+        if self._work_scale < 0.5:
+            factor = max(2, round(0.5 / self._work_scale))
+            # Area averaging at an arbitrary scale is slow: shrink bilinearly (each sample mixes
+            # 2x2 pixels) to `factor` times the size, then average blocks on the fast integer path.
+            part = cv2.resize(part, (factor * size[0], factor * size[1]), interpolation=cv2.INTER_LINEAR)
         # Colour, not grey: a white coin on a cream board differs more in blue than in brightness.
         return cv2.GaussianBlur(cv2.resize(part, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
 
@@ -168,6 +179,7 @@ class SettleGate:
         self._mask, self._rim = mask, rim
         self._board_px = max(1, int(np.count_nonzero(mask)))
         self._rim_px = int(np.count_nonzero(rim))
+        self._rim_u8 = rim.view(np.uint8)
         # The light level of the rim is judged on a sample of its pixels: a median of all is slow.
         self._rim_sample = np.flatnonzero(rim)[::RIM_SAMPLE_STEP]
 
@@ -181,23 +193,29 @@ class SettleGate:
 
     def _free_motion(self, changed: np.ndarray, board_px: int) -> float:
         """Share of the board changed in regions that do not reach the rim: moving pieces."""
-        _, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
-        touching_rim = np.unique(labels[self._rim & changed])
-        free = changed & self._mask & ~np.isin(labels, touching_rim)
-        return float(free.sum()) / board_px
+        count, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        touching_rim = np.zeros(count, bool)
+        touching_rim[labels[self._rim & changed]] = True
+        touching_rim[0] = True  # the unchanged background
+        free = self._mask & ~touching_rim[labels]
+        return np.count_nonzero(free) / board_px
 
     def _arm_in_rim(self, small: np.ndarray) -> bool:
         """One large patch of the rim changed since the last settled view (light change divided out)."""
         if self._reference is None or not self._rim_px:
             return False
-        now, before = small.reshape(-1, 3), self._reference.reshape(-1, 3)
-        gain = ((np.median(now[self._rim_sample], axis=0) + 1)
-                / (np.median(before[self._rim_sample], axis=0) + 1)).astype(np.float32)
-        expected = cv2.multiply(self._reference.astype(np.float32), gain.reshape(1, 1, 3).repeat(small.shape[0], 0)
-                                .repeat(small.shape[1], 1))
-        diff = cv2.absdiff(small.astype(np.float32), expected)
-        blue, green, red = cv2.split(diff)
-        patch = ((cv2.max(cv2.max(blue, green), red) > 2 * self.settings.pixel_change) & self._rim).astype(np.uint8)
+        level = np.median(small.reshape(-1, 3)[self._rim_sample], axis=0)
+        gain = (level + 1) / (self._reference_level + 1)
+        expected = cv2.multiply(self._reference, (*gain, 0.0))
+        blue, green, red = cv2.split(cv2.absdiff(small, expected))
+        patch = cv2.max(cv2.max(blue, green), red) > 2 * self.settings.pixel_change
+        patch = patch.view(np.uint8) & self._rim_u8
+        needed = self.settings.arm_rim_fraction * self._rim_px
+        if cv2.countNonZero(patch) < needed:
+            return False  # too few changed pixels for any one patch to be an arm
         count, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
-        largest = stats[1:, cv2.CC_STAT_AREA].max() if count > 1 else 0
-        return largest >= self.settings.arm_rim_fraction * self._rim_px
+        return count > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= needed
+
+    def _set_reference(self, small: np.ndarray) -> None:
+        self._reference = small
+        self._reference_level = np.median(small.reshape(-1, 3)[self._rim_sample], axis=0)

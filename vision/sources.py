@@ -1,6 +1,7 @@
 """Frame sources: a video file, a folder of images, a camera index or a stream URL.
 
-Every source yields `Frame`s with a timestamp in seconds. A file source stops at
+Every source yields `Frame`s with a timestamp in seconds. A video file is decoded a
+few frames ahead on a second thread, so decoding overlaps the analysis. A file source stops at
 the end or at the first unreadable frame and says which (`ended_early`); a live
 source (camera, RTSP/HTTP URL) reconnects after a drop-out, with the gap in its
 `gaps`, so a match survives a camera that disconnects.
@@ -9,6 +10,8 @@ source (camera, RTSP/HTTP URL) reconnects after a drop-out, with the gap in its
 from __future__ import annotations
 
 import os
+import queue
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +23,9 @@ import numpy as np
 # FFmpeg's own complaints about a broken file would break the one-line error contract;
 # what went wrong is reported through SourceReport and SourceError instead.
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+
+PREFETCH_FRAMES = 4  # decoded ahead of the caller: a few frames of memory, decoding and analysis overlap
+_END = object()
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -64,6 +70,38 @@ class VideoFileSource:
         self.report = SourceReport(expected_frames=count if count > 0 else None)
 
     def __iter__(self) -> Iterator[Frame]:
+        """The frames in order; the next few are decoded on a second thread while the caller works."""
+        decoded: queue.Queue = queue.Queue(maxsize=PREFETCH_FRAMES)
+        stop = threading.Event()
+        thread = threading.Thread(target=self._decode_into, args=(decoded, stop), daemon=True,
+                                  name=f"decode {self.path.name}")
+        thread.start()
+        try:
+            while True:
+                item = decoded.get()
+                if item is _END:
+                    return
+                if isinstance(item, BaseException):
+                    raise item
+                self.report.frames += 1
+                yield item
+        finally:
+            stop.set()
+            thread.join()
+
+    def _decode_into(self, decoded: queue.Queue, stop: threading.Event) -> None:
+        frames = self._decode()
+        try:
+            for frame in frames:
+                if not _put(decoded, frame, stop):
+                    return
+        except Exception as error:  # handed to the reading thread, which raises it
+            _put(decoded, error, stop)
+        finally:
+            frames.close()
+        _put(decoded, _END, stop)
+
+    def _decode(self) -> Iterator[Frame]:
         capture = cv2.VideoCapture(str(self.path))
         index = 0
         last_t_s = -1.0
@@ -77,7 +115,6 @@ class VideoFileSource:
                     # Some containers report no time for a frame: count on from the rate.
                     t_s = last_t_s + 1.0 / self.fps
                 last_t_s = t_s
-                self.report.frames += 1
                 yield Frame(index, t_s, image)
                 index += 1
         finally:
@@ -89,6 +126,17 @@ class VideoFileSource:
             self.report.ended_early = (
                 f"{self.path}: stopped after frame {index} of {expected} (truncated or corrupt)"
             )
+
+
+def _put(decoded: queue.Queue, item: object, stop: threading.Event) -> bool:
+    """Queue `item` unless the reader has stopped; whether it was queued."""
+    while not stop.is_set():
+        try:
+            decoded.put(item, timeout=0.1)
+            return True
+        except queue.Full:
+            continue
+    return False
 
 
 class ImageFolderSource:

@@ -7,11 +7,14 @@ assignment and the event log. The reader itself is measured on its own.
 import json
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from bench.event_matching import match_events
 from boardreader.analysis_run import AnalysisRun
 from bench.truth_playback import TruthPlayback
+from vision.analysis import spots_unchanged
 from vision.sources import VideoFileSource
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_images" / "simulated" / "carrom" / "video"
@@ -51,3 +54,16 @@ def test_outputs_follow_the_contract(analysed):
     assert score["game"] == "carrom" and "games" in score
     assert summary["board_found"] and summary["frames"] > 0
     assert (out / "report.html").read_text().count("<img") >= 2
+
+
+def test_a_spot_is_unchanged_under_a_light_change_and_a_nudge_but_not_when_its_coin_left():
+    rng = np.random.default_rng(3)
+    board = cv2.GaussianBlur(rng.integers(90, 170, (200, 200, 3)).astype(np.uint8), (5, 5), 0)
+    before = board.copy()
+    cv2.circle(before, (100, 100), 12, (235, 235, 230), -1)
+    cv2.circle(before, (100, 100), 12, (60, 60, 60), 2)
+    brighter_nudged = np.clip(np.roll(before, 2, axis=1).astype(np.float32) * 1.2, 0, 255).astype(np.uint8)
+    identity = np.eye(3)  # board mm = image px here
+    spot = (np.array([[100.0, 100.0]]), np.array([12.0]))
+    assert spots_unchanged(before, brighter_nudged, *spot, homography=identity).tolist() == [True]
+    assert spots_unchanged(before, board, *spot, homography=identity).tolist() == [False]

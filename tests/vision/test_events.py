@@ -120,3 +120,36 @@ def test_crokinole_a_shot_disc_straight_into_the_hole_is_a_20_of_unknown_colour(
     assert kinds(observations) == [("shot", None, None), ("sunk_20", None, None)]
     # The 20 is counted once: the hole still holding it is no new 20.
     assert kinds(inf.settled(same, 4.0, Motion(3.0, 3.1))) == [("shot", None, None)]
+
+
+def picture_unchanged_at(*spots_mm):
+    """The picture's word, as the analyzer gives it: unchanged at these spots, changed elsewhere."""
+    def unchanged(centres_mm, radii_mm):
+        return [any(abs(x - sx) < 1 and abs(y - sy) < 1 for sx, sy in spots_mm) for x, y in centres_mm]
+    return unchanged
+
+
+def test_a_coin_not_read_where_the_picture_did_not_change_is_still_there_and_no_stroke():
+    inf = inferer()
+    blink = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
+    busy = (PocketActivity(2, 0.3, 1.7),)
+    assert inf.settled(blink, 2.0, Motion(1.0, None, busy, unchanged=picture_unchanged_at((0, 0)))) == []
+    assert inf.settled(blink, 3.0, Motion(2.5, None, unchanged=picture_unchanged_at((0, 0)))) == []
+    # Once its spot does change in a stroke with a busy pocket, it went in.
+    after = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 90, 80))
+    busy = (PocketActivity(2, 0.3, 4.5),)
+    observations = inf.settled(after, 5.0, Motion(4.0, 4.2, busy, unchanged=picture_unchanged_at((40, 0), (-40, 0))))
+    assert kinds(observations) == [("shot", "striker", None), ("pocketed", "white", 2)]
+
+
+def test_a_coin_first_read_where_nothing_changed_or_after_a_stroke_was_not_placed():
+    inf = inferer()
+    late = reading(*BASE, ("black", 0, 60))
+    unchanged = picture_unchanged_at((0, 0), (40, 0), (-40, 0), (0, -250), (0, 60))
+    assert inf.settled(late, 2.0, Motion(1.0, None, unchanged=unchanged)) == []
+    assert inf.settled(late, 3.0, Motion(2.5, None, unchanged=unchanged)) == []
+    # A coin seen after a stroke moved things came out of hiding (a cluster): no placement either.
+    revealed = reading(*BASE, ("black", 0, 60), ("white", 120, -90))
+    moved = Motion(4.0, 4.1, unchanged=picture_unchanged_at((0, 0), (40, 0), (-40, 0), (0, 60)))
+    assert "placed" not in [o.type for o in inf.settled(revealed, 5.0, moved)]
+    assert "placed" not in [o.type for o in inf.settled(revealed, 6.0, Motion(5.5, None, unchanged=unchanged))]

@@ -1,3 +1,5 @@
+import threading
+
 import cv2
 import numpy as np
 import pytest
@@ -62,3 +64,12 @@ def test_image_folder_in_name_order_skipping_unreadable_files(tmp_path):
 def test_empty_folder_is_a_clear_error(tmp_path):
     with pytest.raises(SourceError, match="no images"):
         ImageFolderSource(tmp_path)
+
+
+def test_a_video_read_only_in_part_stops_its_decoding_thread(clip):
+    source = VideoFileSource(clip)
+    frames = iter(source)
+    first = [next(frames) for _ in range(3)]
+    frames.close()
+    assert [f.index for f in first] == [0, 1, 2] and source.report.frames == 3
+    assert not [t for t in threading.enumerate() if t.name.startswith("decode ")]
