@@ -57,6 +57,13 @@ MIN_STEP_SHARE = 0.62
 """Least share of a piece's rim that must show a colour step (a filled disc, not a printed outline)."""
 
 
+SHOOTER_ODD_COLOUR = 0.35
+"""A couronne piece this much duller than the rings (`_odd_colour`) may be the shooter whatever its measured size."""
+
+MIN_TEAM_CHROMA = 15.0
+"""Median Lab chroma of the pieces under which the teams' colours are too faint to single out a shooter by colour."""
+
+
 @dataclass(frozen=True)
 class PieceSize:
     """A size of piece to look for: name, outer radius, and the radius of its hole (rings)."""
@@ -322,18 +329,32 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
 
     The game has one striker or shooter; its rim is measured against every
     other piece's, so a blurred or shadowed small piece cannot pass for it.
+    A couronne shooter is also of its own colour, neither team's: duller than
+    the rings (`_odd_colour`), which settles it where blur and shadow leave the
+    two sizes a millimetre or two apart.
     """
     s = view.px_per_mm
     small, large = sizes[0].radius_mm, sizes[1].radius_mm
     measured = rim_radius(edges, view.to_px(found.centres_mm), min_radius_px=0.85 * small * s,
                           max_radius_px=1.1 * large * s) / s
     size = np.zeros(len(found), int)
-    candidates = np.nonzero(measured > (small + large) / 2)[0]
+    by_size = (measured - (small + large) / 2) / (large - small)
+    odd = _odd_colour(found.colour_lab) if isinstance(board, CouronneBoard) else np.zeros(len(found))
+    candidates = np.nonzero((by_size > 0) | (odd > SHOOTER_ODD_COLOUR))[0]
     if len(candidates):
-        size[candidates[np.argmax(measured[candidates])]] = 1
+        size[candidates[np.argmax((by_size + odd)[candidates])]] = 1
     radii = np.where(size == 1, np.maximum(measured, found.radii_mm), found.radii_mm)
     colour, surround = _colours(lab, view, found.centres_mm, size, sizes, board)
     return PieceDetections(found.centres_mm, radii, size, found.support, colour, surround)
+
+
+def _odd_colour(colour_lab: np.ndarray) -> np.ndarray:
+    """How much duller than the pieces' typical colour each piece is: 1 - chroma / median chroma, 0 and up."""
+    chroma = np.hypot(colour_lab[:, 1] - 128, colour_lab[:, 2] - 128)
+    typical = float(np.median(chroma)) if len(chroma) else 0.0
+    if typical < MIN_TEAM_CHROMA:
+        return np.zeros(len(chroma))
+    return np.clip(1 - chroma / typical, 0, 1)
 
 
 def _log_ratios(image_bgr: np.ndarray, centres_px: np.ndarray, *, radius_px: float) -> np.ndarray:
