@@ -27,8 +27,14 @@ class Settings(BaseSettings):
     max_frame_bytes: int = Field(default=4 * 1024 * 1024, ge=1024)
     #: Frames per second a table may push (a token bucket of one second's worth).
     max_frames_per_s: float = Field(default=15.0, gt=0.0)
-    #: Frames kept queued per table for the (future) vision worker; older ones are dropped.
+    #: Frames kept per table (the newest is served at .../frames/latest; older ones are dropped),
+    #: and pushed frames waiting for the table's vision worker (more are answered 429).
     frame_queue_length: int = Field(default=30, ge=1)
+    #: Vision workers (one process per table) that may run at once; more tables wait, their status says so.
+    max_workers: int = Field(default=8, ge=0)
+    #: A worker that dies is restarted after this long, doubling per failure in a row up to the maximum.
+    worker_restart_s: float = Field(default=1.0, gt=0.0)
+    worker_restart_max_s: float = Field(default=30.0, gt=0.0)
 
 
 @lru_cache

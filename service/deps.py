@@ -15,6 +15,7 @@ from service.config import Settings
 from service.live import LiveHub
 from service.models import Token
 from service.states import StateCache
+from service.workers import WorkerPool
 
 _bearer = HTTPBearer(auto_error=False, description="a referee token")
 
@@ -36,10 +37,15 @@ def get_states(connection: HTTPConnection) -> StateCache:
     return connection.app.state.states
 
 
+def get_workers(connection: HTTPConnection) -> WorkerPool:
+    return connection.app.state.workers
+
+
 DbDep = Annotated[Session, Depends(get_db)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 HubDep = Annotated[LiveHub, Depends(get_hub)]
 StatesDep = Annotated[StateCache, Depends(get_states)]
+WorkersDep = Annotated[WorkerPool, Depends(get_workers)]
 
 
 def require_referee(

@@ -1,7 +1,9 @@
-"""The FastAPI application, wired: settings, database, migrations, routers, limits, error handlers."""
+"""The FastAPI application, wired: settings, database, migrations, routers, limits, error handlers,
+and the tables' vision workers (started with the service, stopped with it)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextlib import asynccontextmanager
 
@@ -14,9 +16,10 @@ from service.db import make_engine, make_sessionmaker, migrate
 from service.errors import install_handlers
 from service.limits import BodyLimit, RateLimiter
 from service.live import LiveHub
-from service.routers import events, health, live, matches, pages, tables, tokens
+from service.routers import events, health, live, matches, pages, table_workers, tables, tokens
 from service.routers.pages import STATIC_DIR
 from service.states import StateCache
+from service.workers import WorkerPool
 
 log = logging.getLogger("boardreader.service")
 
@@ -39,11 +42,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 ensure_bootstrap_token(db, settings.token.get_secret_value())
         else:
             log.warning("BOARDREADER_TOKEN is not set: only tokens stored earlier can write")
-        yield
-        engine.dispose()
+        app.state.workers = WorkerPool(settings, app.state.sessions, app.state.states, app.state.hub,
+                                       asyncio.get_running_loop())
+        app.state.workers.start_live_tables()
+        try:
+            yield
+        finally:
+            app.state.workers.shutdown()
+            engine.dispose()
 
     app = FastAPI(title="boardreader", summary="Live scoring for carrom, crokinole and couronne", lifespan=lifespan)
-    for router in (health.router, matches.router, events.router, live.router, tables.router, tokens.router, pages.router):
+    for router in (health.router, matches.router, events.router, live.router, tables.router, table_workers.router,
+                   tokens.router, pages.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(BodyLimit, max_body_bytes=settings.max_body_bytes, max_frame_bytes=settings.max_frame_bytes)

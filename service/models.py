@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, LargeBinary, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -74,6 +74,14 @@ class Table(Base):
     source: Mapped[str | None] = mapped_column(String(500), nullable=True)
     profile_path: Mapped[str | None] = mapped_column(String(500), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    #: The match its camera's events go to; a vision worker runs only for a table with one.
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), nullable=True)
+    #: Whether its worker should run (kept across restarts of the service).
+    live: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: A video file source plays at its own pace (True) or as fast as it can be read.
+    realtime: Mapped[bool] = mapped_column(Boolean, default=True)
+    #: Video file sources: the time in the file up to which events are stored (a restart resumes there).
+    position_s: Mapped[float] = mapped_column(Float, default=0.0)
 
 
 class Frame(Base):

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from service import store
 from service.live import Update
+from service.models import Token
 
 
 class StateCache:
@@ -43,6 +44,19 @@ class StateCache:
             self._updates.move_to_end(match_id)
             while len(self._updates) > self.max_matches:
                 self._updates.popitem(last=False)
+
+
+def append(db: Session, cache: StateCache, match_id: int, bodies: list[dict], *,
+           token: Token) -> tuple[store.MatchLog, dict, Update]:
+    """Store `bodies` (`store.append_events`) and cache the new state; the caller then publishes the update.
+
+    The one write path of the log: a referee's POST and a table's vision worker both come here.
+    """
+    log, result = store.append_events(db, match_id, bodies, token=token)
+    state = store.state_of(log, result)
+    update = update_of(state)
+    cache.put(match_id, update)
+    return log, state, update
 
 
 def update_of(state: dict) -> Update:

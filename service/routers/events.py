@@ -5,7 +5,7 @@ from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
 from service import states, store
-from service.deps import DbDep, HubDep, MatchId, RefereeDep, SettingsDep, StatesDep
+from service.deps import DbDep, HubDep, MatchId, RefereeDep, SettingsDep, StatesDep, WorkersDep
 from service.errors import Rejected
 from service.models import Event, Token
 from service.schemas import EventsAccepted, GameEvent, StoredEvent
@@ -16,7 +16,7 @@ router = APIRouter(prefix="/api", tags=["events"])
 @router.post("/matches/{match_id}/events", status_code=status.HTTP_201_CREATED)
 async def append_events(
     match_id: MatchId, body: GameEvent | list[GameEvent], db: DbDep, referee: RefereeDep,
-    hub: HubDep, cache: StatesDep, settings: SettingsDep,
+    hub: HubDep, cache: StatesDep, settings: SettingsDep, workers: WorkersDep,
 ) -> EventsAccepted:
     """Append one event or a list; all are stored or none (422 names the event that does not replay)."""
     events = body if isinstance(body, list) else [body]
@@ -25,12 +25,10 @@ async def append_events(
     if len(events) > settings.max_events_per_post:
         raise Rejected(f"at most {settings.max_events_per_post} events per request, got {len(events)}")
     bodies = [event.model_dump(mode="json", exclude_unset=True) for event in events]
-    log, result = await run_in_threadpool(store.append_events, db, match_id, bodies, token=referee)
-    state = store.state_of(log, result)
-    update = states.update_of(state)
-    cache.put(match_id, update)
+    log, state, update = await run_in_threadpool(states.append, db, cache, match_id, bodies, token=referee)
     # Committed above: only now may anyone hear of it.
     hub.publish(match_id, update)
+    workers.match_changed(match_id, log.lines)
     added = log.events[-len(bodies):]
     return EventsAccepted(
         events=[StoredEvent(seq=e.seq, event=e.body, at=store.iso(e.created_at), by=referee.name) for e in added],

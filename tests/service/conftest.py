@@ -19,15 +19,21 @@ def token() -> str:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory, token) -> Iterator[ServiceProcess]:
-    # A short busy timeout keeps the locked-database test quick.
+    # A short busy timeout keeps the locked-database test quick; the fuzz may start tables' vision
+    # workers, a few at most.
     with ServiceProcess(db_path=tmp_path_factory.mktemp("service") / "boardreader.db", token=token,
-                        env={"BOARDREADER_DB_BUSY_TIMEOUT_S": "0.3"}) as process:
+                        env={"BOARDREADER_DB_BUSY_TIMEOUT_S": "0.3", "BOARDREADER_MAX_WORKERS": "2"}) as process:
         yield process
+
+
+def referee_client(server: ServiceProcess, token: str, *, timeout_s: float = 10.0) -> httpx.Client:
+    """A client of `server` that writes with `token`."""
+    return httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=timeout_s)
 
 
 @pytest.fixture
 def client(server, token) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=10.0) as http:
+    with referee_client(server, token) as http:
         yield http
 
 

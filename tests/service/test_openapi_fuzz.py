@@ -21,8 +21,9 @@ def test_no_operation_answers_5xx(server, token, script):
     schema = schemathesis.openapi.from_url(f"{server.url}/openapi.json").exclude(path_regex=r"/stream$")
     headers = {"Authorization": f"Bearer {token}"}
     tried, statuses = [], []
-    for result in schema.get_all_operations():
-        operation = result.ok()
+    # Deletes go last: a table the fuzz removes early would leave the frame upload nothing to reach.
+    operations = sorted((result.ok() for result in schema.get_all_operations()), key=lambda op: op.method == "delete")
+    for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
 
             @given(case=operation.as_strategy(generation_mode=mode))
