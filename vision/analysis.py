@@ -8,6 +8,7 @@ stretch.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable
@@ -29,9 +30,10 @@ from vision.sources import Frame
 
 MIN_STRIKE_MOTION = 0.003  # share of the board moving on its own (about a striker's trace in a frame) ...
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
-STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the stroke's largest such run
+STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the total motion of the stroke's largest such run
+MAX_SEGMENT_FRAMES = 9000  # moving frames kept between settled readings (5 min at 30 fps)
 HOLE_CHANGE = 30  # mean colour change of the 20-hole's pixels that means a disc lies in it
-SAME_SPOT_CORRELATION = 0.8  # a piece's patch matching the last read view this well (nudges allowed) is unchanged
+SAME_SPOT_CORRELATION = 0.9  # a piece's patch matching the last read view this well (nudges allowed) is unchanged
 MAX_HIDDEN_SHARE = 0.1  # a settled reading with more of the surface unseen is not trusted
 LOCATE_EVERY_S = 0.5  # while no board is found, try again this often
 TRACK_EVERY_FRAMES = 4  # while the board is where it was, check it this often (and before every read)
@@ -55,7 +57,9 @@ class _Segment:
     """The movement since the last settled reading."""
 
     start_s: float | None = None
-    free_motion: list[tuple[float, float]] = field(default_factory=list)  # (t_s, share of the board)
+    # (t_s, share of the board) per moving frame; the last few minutes only, so a board that
+    # never settles (a crowd in view) does not grow memory.
+    free_motion: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=MAX_SEGMENT_FRAMES))
 
     def begin(self, t_s: float) -> None:
         """Movement since the last settled reading started at `t_s` (if not earlier)."""
@@ -66,15 +70,26 @@ class _Segment:
         """When pieces first moved on their own and kept moving.
 
         A hand's fingers flicker and a piece put down or dropping into a pocket
-        changes a frame or two; a strike sets pieces rolling for several frames,
-        with a good share of the stroke's largest sustained motion.
+        changes a frame or two; a strike sets pieces rolling for many frames. Runs
+        of frames with free motion are weighed by their total motion: the strike
+        starts the first run with a good share of the stroke's largest.
         """
-        shares = [share for _, share in self.free_motion]
-        sustained = [min(shares[i:i + STRIKE_FRAMES]) for i in range(len(shares) - STRIKE_FRAMES + 1)]
-        if not sustained:
+        runs: list[tuple[float, float, int]] = []  # (start t_s, total share, frames)
+        in_run = False
+        for t_s, share in self.free_motion:
+            if share < MIN_STRIKE_MOTION:
+                in_run = False
+            elif in_run:
+                start, total, frames = runs[-1]
+                runs[-1] = (start, total + share, frames + 1)
+            else:
+                runs.append((t_s, share, 1))
+                in_run = True
+        runs = [run for run in runs if run[2] >= STRIKE_FRAMES]
+        if not runs:
             return None
-        threshold = max(MIN_STRIKE_MOTION, STRIKE_SHARE_OF_PEAK * max(sustained))
-        return next((self.free_motion[i][0] for i, share in enumerate(sustained) if share >= threshold), None)
+        largest = max(total for _, total, _ in runs)
+        return next(start for start, total, _ in runs if total >= STRIKE_SHARE_OF_PEAK * largest)
 
 
 @dataclass
@@ -238,7 +253,7 @@ def spots_unchanged(before: np.ndarray, after: np.ndarray, centres_mm: np.ndarra
     h, w = before.shape[:2]
     for i, ((x, y), radius_px) in enumerate(zip(np.round(centres_px).astype(int),
                                                 np.linalg.norm(edges_px - centres_px, axis=1))):
-        half, shift = int(np.ceil(1.4 * radius_px)), max(2, round(0.4 * radius_px))
+        half, shift = int(np.ceil(1.2 * radius_px)), max(2, round(0.4 * radius_px))
         reach = half + shift
         if half < 2 or x - reach < 0 or y - reach < 0 or x + reach >= w or y + reach >= h:
             continue

@@ -152,6 +152,18 @@ class EventInferer:
         stroke_piece = STROKE_PIECES.get(self.game)
         observations: list[Observation] = []
         still, moved, unmatched_tracks, unmatched_pieces = self._match(reading.pieces)
+        # A piece read off its place where the picture did not change was not moved: a little off,
+        # the reader erred; far off, that is another piece and this one is still where it was.
+        stayed = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t, _ in moved])
+        moved_really, misread = [], []
+        for (track, piece), same in zip(moved, stayed):
+            if not same:
+                moved_really.append((track, piece))
+            elif np.hypot(piece.x_mm - track.x_mm, piece.y_mm - track.y_mm) <= max(2 * track.r_mm, MOVED_MM):
+                misread.append((track, piece))
+            else:
+                unmatched_pieces.append(piece)
+        moved = moved_really + misread
         for track, piece in still + moved:
             if track.appeared_s is not None:
                 observations += self._confirm_new(track)
@@ -178,16 +190,21 @@ class EventInferer:
                 self._tracks.remove(track)  # a tentative piece not seen again was never there
         # A stroke moves or takes pieces; the striker alone coming and going between strokes
         # (picked up, put on the base line) is no stroke unless pieces rolled on their own.
-        striker_changed = bool(strikers_gone or any(t.kind == stroke_piece for t in new_tracks)
-                               or any(t.kind == stroke_piece for t, _ in moved))
+        # The striker is on the board when struck: after a strike with none to be seen (and none
+        # known before, e.g. picked up and put down within the stroke) it went in or off.
+        vanished = (stroke_piece is not None and motion.strike_s is not None and not strikers_gone
+                    and not any(p.kind == stroke_piece for p in reading.pieces))
+        striker_changed = bool(strikers_gone or vanished or any(t.kind == stroke_piece for t in new_tracks)
+                               or any(t.kind == stroke_piece for t, _ in moved_really))
         if self.game == "crokinole":
             # A shot brings a disc in from the shooting line or sets discs rolling; discs taken
             # off by hand after an invalid shot or a 20 are no shot.
             is_stroke = bool(new_tracks or motion.strike_s is not None)
         else:
-            is_stroke = bool(any(t.kind != stroke_piece for t, _ in moved)
-                             or any(t.missed == 0 for t in missing)
-                             or (striker_changed and motion.strike_s is not None))
+            # Pieces gone with nothing seen rolling are more likely misread than played.
+            struck = motion.strike_s is not None
+            is_stroke = bool(any(t.kind != stroke_piece for t, _ in moved_really)
+                             or (struck and (striker_changed or any(t.missed == 0 for t in missing))))
         if is_stroke:
             observations.append(Observation(shot_t_s, "shot", self._shot_piece(new_tracks),
                                             confidence=1.0 if motion.strike_s is not None else 0.6))
@@ -196,6 +213,8 @@ class EventInferer:
             self._tracks.remove(track)
             if is_stroke and busy:
                 observations.append(self._gone(track, busy))  # the striker went in with the stroke
+        if is_stroke and vanished:
+            observations.append(self._stroke_piece_gone(busy, shot_t_s))
         if self.game == "crokinole" and motion.hole_filled:
             observations.append(self._into_hole(missing, motion, shot_t_s))
         for track in missing:
@@ -265,6 +284,14 @@ class EventInferer:
         best = busy[int(np.argmax(scores))]
         return Observation(best.peak_t_s, "pocketed", track.kind, best.pocket,
                            confidence=0.95 if len(busy) == 1 else 0.75)
+
+    def _stroke_piece_gone(self, busy: list[PocketActivity], shot_t_s: float) -> Observation:
+        """The struck striker (shooter), never read since: into the busiest pocket, else off the board."""
+        piece = STROKE_PIECES[self.game]
+        if busy:
+            best = max(busy, key=lambda a: a.energy)
+            return Observation(best.peak_t_s, "pocketed", piece, best.pocket, confidence=0.8)
+        return Observation(shot_t_s, "off_board", piece, confidence=0.5, needs_review=True)
 
     def _into_hole(self, missing: list[_Track], motion: Motion, shot_t_s: float) -> Observation:
         """A disc now lies in the hole: the vanished disc nearest to it, or the unseen shot disc.

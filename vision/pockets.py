@@ -80,8 +80,10 @@ class PocketWatch:
             self._sizes.append((int(np.count_nonzero(watched)), int(np.count_nonzero(around))))
             self._mouths.append(d2 <= (0.8 * r) ** 2)
         self._previous: list[np.ndarray | None] = [None] * len(self._windows)
-        self._times: list[float] = []
-        self._changes: list[list[float]] = []
+        # Running sums, not a history: memory stays flat however long the board moves.
+        self._energy = np.zeros(len(self._windows))
+        self._peak = np.full(len(self._windows), -1.0)
+        self._peak_t_s: list[float | None] = [None] * len(self._windows)
 
     def update(self, image: np.ndarray, t_s: float) -> None:
         """Record the change around each pocket since the previous frame."""
@@ -98,8 +100,10 @@ class PocketWatch:
                 inside = cv2.countNonZero(changed & watched) / n_watched
                 changes.append(inside if beyond < ARM_SHARE else max(0.0, inside - beyond))
             self._previous[i] = patch
-        self._times.append(t_s)
-        self._changes.append(changes)
+        for i, change in enumerate(changes):
+            self._energy[i] += max(0.0, change - BUSY_SHARE)
+            if change > self._peak[i]:
+                self._peak[i], self._peak_t_s[i] = change, t_s
 
     def mouth(self, image: np.ndarray, pocket: int = 0) -> np.ndarray:
         """The pixels (n, 3) inside a pocket's own rim, e.g. to see a disc lying in the 20-hole."""
@@ -108,21 +112,14 @@ class PocketWatch:
 
     def reset(self) -> None:
         """Forget the activity so far (call after each settled reading)."""
-        self._times.clear()
-        self._changes.clear()
+        self._energy[:] = 0.0
+        self._peak[:] = -1.0
+        self._peak_t_s = [None] * len(self._windows)
 
     def activity(self) -> list[PocketActivity]:
         """Energy and peak time of each pocket since the last reset."""
-        if not self._times:
-            return [PocketActivity(i, 0.0, None) for i in range(len(self._windows))]
-        changes = np.array(self._changes)
-        busy = np.clip(changes - BUSY_SHARE, 0, None)
-        result = []
-        for i in range(changes.shape[1]):
-            energy = float(busy[:, i].sum())
-            peak = self._times[int(np.argmax(changes[:, i]))] if energy > 0 else None
-            result.append(PocketActivity(i, energy, peak))
-        return result
+        return [PocketActivity(i, float(energy), self._peak_t_s[i] if energy > 0 else None)
+                for i, energy in enumerate(self._energy)]
 
 
 def board_masks(homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
