@@ -21,8 +21,12 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 test: setup
 	$(BIN)/pytest
 
+# The score sheet of an example match, then `analyze` on a bundled clip (simulated carrom, seed 7, 960x540).
+DEMO_OUT ?= /tmp/boardreader-demo
 demo: setup
 	$(BIN)/boardreader score examples/carrom_match.jsonl --format sheet
+	$(BIN)/boardreader analyze sample_images/demo/carrom/video.mp4 --game carrom --out $(DEMO_OUT) --annotate --report
+	@echo "analyze wrote events.jsonl, log.jsonl, score.json, annotated.mp4 and report.html to $(DEMO_OUT)"
 
 # Regenerates sample_images/simulated/: per game, three stills (easy, medium, hard; kept as quality-93 JPEG)
 # and a short clip, each with its truth.
