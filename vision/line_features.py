@@ -18,8 +18,14 @@ def dark_line_response(gray: np.ndarray, *, width_px: int = 9) -> np.ndarray:
     where the background is a grey closing with a disc of diameter `width_px`.
     """
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width_px, width_px))
-    background = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel).astype(np.float32)
-    return (background - gray.astype(np.float32)) / (background + 8.0)
+    background = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
+    return _relative(cv2.subtract(background, gray), background)
+
+
+def _relative(difference: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """difference / (background + 8) as float32 (OpenCV's arithmetic: several times numpy's speed)."""
+    denominator = cv2.add(background, 8, dtype=cv2.CV_32F)
+    return cv2.divide(difference, denominator, dtype=cv2.CV_32F)
 
 
 def line_response(gray: np.ndarray, *, width_px: int, polarity: str) -> np.ndarray:
@@ -34,8 +40,8 @@ def line_response(gray: np.ndarray, *, width_px: int, polarity: str) -> np.ndarr
 def bright_spot_response(gray: np.ndarray, *, width_px: int = 9) -> np.ndarray:
     """Relative brightness of small spots narrower than `width_px` (white top-hat over the background)."""
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width_px, width_px))
-    background = cv2.morphologyEx(gray, cv2.MORPH_OPEN, kernel).astype(np.float32)
-    return (gray.astype(np.float32) - background) / (background + 8.0)
+    background = cv2.morphologyEx(gray, cv2.MORPH_OPEN, kernel)
+    return _relative(cv2.subtract(gray, background), background)
 
 
 def sample(image: np.ndarray, points_px: np.ndarray) -> np.ndarray:

@@ -41,7 +41,7 @@ class SquareSettings:
     """Tuning of the square-board locator (working sizes in pixels, tolerances in board mm)."""
 
     coarse_side_px: int = 640
-    fine_radius_px: float = 700.0
+    fine_radius_px: float = 450.0
     spacing_mm: float = 8.0
     min_side_support: float = 0.4
     max_median_residual_mm: float = 1.5
@@ -49,6 +49,8 @@ class SquareSettings:
     max_pocket_brightness: float = 0.6
     fit_sides: bool = True
     max_starts: int = 5
+    sure_support: float = 0.8
+    screen_px_per_mm: float = 0.35
     quad_side_px: int = 480
     min_quad_area: float = 0.01
     min_circle_support: float = 0.2
@@ -252,31 +254,33 @@ def _fit_sides(response: np.ndarray, homography: np.ndarray, board: CarromBoard 
     reach_mm = 0.25 * board.half_side_mm
     step_mm = 1.0
     offsets = np.arange(-reach_mm, reach_mm + step_mm / 2, step_mm)
+    along = np.linspace(-0.85 * half_len, 0.85 * half_len, 11)
+    # board points across each side (k quarter turns from south) at each position along it,
+    # from outside (away from the centre) inwards: (4, positions, offsets, 2)
+    south = np.stack(np.broadcast_arrays(along[:, None], -(main_mm + offsets)[None, :]), -1)
+    turns = [np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]) for a in np.arange(4) * math.pi / 2]
+    across = np.stack([south @ rot.T for rot in turns])
+    across_px = project(homography, across.reshape(-1, 2)).reshape(across.shape)
+    values = sample(response, across_px.astype(np.float32))
+    score = values
+    for companion in companions_mm:
+        shift = int(round(companion / step_mm))
+        # offsets grow outwards: the companion line `companion` mm further in is at index - shift
+        partner = np.zeros_like(values)
+        if 0 < shift < values.shape[-1]:
+            partner[..., shift:] = values[..., : values.shape[-1] - shift]
+        padded = np.pad(partner, ((0, 0), (0, 0), (2, 2)))
+        widened = np.maximum.reduce([padded[..., d : d + partner.shape[-1]] for d in range(5)])
+        score = np.minimum(score, widened)
+    best = np.argmax(score, axis=2)
+    best_score = np.take_along_axis(score, best[..., None], axis=2)[..., 0]
+    hit = (best_score > 0.05) & (best > 0) & (best < len(offsets) - 1)
+    hits_px = np.take_along_axis(across_px, best[..., None, None].repeat(2, axis=3), axis=2)[:, :, 0]
     lines = []
     for k in range(4):
-        c, s = math.cos(k * math.pi / 2), math.sin(k * math.pi / 2)
-        rot = np.array([[c, -s], [s, c]])
-        along = np.linspace(-0.85 * half_len, 0.85 * half_len, 11)
-        hits = []
-        for t in along:
-            # board points across the side at this position, from outside (away from the centre) inwards
-            across = np.stack([np.full_like(offsets, t), -(main_mm + offsets)], 1) @ rot.T
-            values = sample(response, project(homography, across).astype(np.float32))
-            score = values.copy()
-            for companion in companions_mm:
-                shift = int(round(companion / step_mm))
-                # offsets grow outwards: the companion line `companion` mm further in is at index - shift
-                partner = np.full_like(values, 0.0)
-                if 0 < shift < len(values):
-                    partner[shift:] = values[: len(values) - shift]
-                widened = np.maximum.reduce([np.roll(partner, d) for d in (-2, -1, 0, 1, 2)])
-                score = np.minimum(score, widened)
-            best = int(np.argmax(score))
-            if score[best] > 0.05 and 0 < best < len(offsets) - 1:
-                hits.append(project(homography, across[best : best + 1])[0])
-        if len(hits) < 5:
+        if hit[k].sum() < 5:
             return homography
-        line = _robust_line(np.array(hits))
+        line = _robust_line(hits_px[k][hit[k]])
         if line is None:
             return homography
         lines.append(line)
@@ -295,18 +299,19 @@ def _fit_sides(response: np.ndarray, homography: np.ndarray, board: CarromBoard 
 
 def _robust_line(points: np.ndarray) -> np.ndarray | None:
     """Homogeneous line (a, b, c) through most of the points: the best pair's inliers, refitted."""
-    best_inliers = None
-    for i in range(len(points)):
-        for j in range(i + 1, len(points)):
-            d = points[j] - points[i]
-            norm = np.linalg.norm(d)
-            if norm < 1e-6:
-                continue
-            n = np.array([-d[1], d[0]]) / norm
-            inliers = np.abs((points - points[i]) @ n) < 2.0
-            if best_inliers is None or inliers.sum() > best_inliers.sum():
-                best_inliers = inliers
-    if best_inliers is None or best_inliers.sum() < 4:
+    i, j = np.triu_indices(len(points), 1)
+    d = points[j] - points[i]
+    norm = np.linalg.norm(d, axis=1)
+    keep = norm > 1e-6
+    if not keep.any():
+        return None
+    i, d, norm = i[keep], d[keep], norm[keep]
+    normals = np.stack([-d[:, 1], d[:, 0]], 1) / norm[:, None]
+    # distance of every point from every pair's line: (pairs, points)
+    distance = np.abs(np.einsum("pk,pnk->pn", normals, points[None, :, :] - points[i][:, None, :]))
+    inliers = distance < 2.0
+    best_inliers = inliers[int(np.argmax(inliers.sum(axis=1)))]
+    if best_inliers.sum() < 4:
         return None
     pts = points[best_inliers]
     centre = pts.mean(axis=0)
@@ -361,13 +366,14 @@ def locate_square_board(
     prims = square_primitives(board)
     # fast: quadrilaterals the frame, surface and line pattern outline, each read as several of the
     # board's squares; slow (when that finds nothing): profiles and sweeps of the printed lines
-    quick = _fit_from_starts(image, board, prims, _quad_starts(image, board=board, settings=settings), settings, prescreen=True)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    quick = _fit_from_starts(gray, board, prims, _quad_starts(gray, board=board, settings=settings), settings, prescreen=True)
     if quick is not None and quick.found:
         return quick
-    starts = _profile_starts(image, board, prims, settings)
+    starts = _profile_starts(gray, board, prims, settings)
     if not starts:
         return quick or BoardLocation.not_found(board.game, board.model, "no square pattern of printed lines")
-    return _fit_from_starts(image, board, prims, starts, settings, prescreen=False)
+    return _fit_from_starts(gray, board, prims, starts, settings, prescreen=False)
 
 
 @dataclass(frozen=True)
@@ -382,25 +388,24 @@ class _Start:
 
 def _model_halves_mm(board: CarromBoard | CouronneBoard, prims) -> list[float]:
     """Half sizes of the squares a quadrilateral in the image may outline: the frame's outer edge,
-    the playing surface, and the square of the outermost printed lines."""
-    main_mm, _ = _side_offsets_mm(board, prims)
-    return [board.half_side_mm + board.frame_width_mm, board.half_side_mm, main_mm]
+    the playing surface, and the squares of the printed lines parallel to the sides."""
+    main_mm, companions_mm = _side_offsets_mm(board, prims)
+    return [board.half_side_mm + board.frame_width_mm, board.half_side_mm, main_mm] + [main_mm - c for c in companions_mm]
 
 
-def _quad_starts(image: np.ndarray, *, board: CarromBoard | CouronneBoard, settings: SquareSettings) -> list[_Start]:
+def _quad_starts(gray: np.ndarray, *, board: CarromBoard | CouronneBoard, settings: SquareSettings) -> list[_Start]:
     """Starts from convex quadrilaterals among the edges of a small copy of the frame.
 
     The frame, the playing surface and the printed line pattern are concentric squares with
     strong edges; under perspective each is a convex quadrilateral. Each one found is read as
     each of those squares in turn (which one it is, is for the lines to tell).
     """
-    small = downscale(image, max_side_px=settings.quad_side_px)
-    scale = small.shape[1] / image.shape[1]
-    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    min_area = settings.min_quad_area * gray.size
+    small = cv2.GaussianBlur(downscale(gray, max_side_px=settings.quad_side_px), (5, 5), 0)
+    scale = small.shape[1] / gray.shape[1]
+    min_area = settings.min_quad_area * small.size
     quads: list[np.ndarray] = []
     for low, high in ((20, 60), (40, 120)):
-        edges = cv2.dilate(cv2.Canny(gray, low, high), np.ones((3, 3), np.uint8))
+        edges = cv2.dilate(cv2.Canny(small, low, high), np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             if cv2.contourArea(contour) < min_area:
@@ -412,7 +417,7 @@ def _quad_starts(image: np.ndarray, *, board: CarromBoard | CouronneBoard, setti
             sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
             if sides.min() < 0.35 * sides.max():
                 continue
-            if any(np.abs(_ordered(corners) - _ordered(q)).max() < 0.02 * max(gray.shape) for q in quads):
+            if any(np.abs(_ordered(corners) - _ordered(q)).max() < 0.02 * max(small.shape) for q in quads):
                 continue
             quads.append(corners)
     prims = square_primitives(board)
@@ -450,11 +455,11 @@ def _square_to_quad(corners_px: np.ndarray, half_mm: float) -> np.ndarray | None
     return best
 
 
-def _profile_starts(image: np.ndarray, board: CarromBoard | CouronneBoard, prims, settings: SquareSettings) -> list[_Start]:
+def _profile_starts(gray: np.ndarray, board: CarromBoard | CouronneBoard, prims, settings: SquareSettings) -> list[_Start]:
     """Similarity starts from the printed lines' projection profiles and a sweep about the voted centre."""
     offsets_mm = np.array(sorted({abs(p.a_mm[1]) for p in prims if p.name.startswith("south") and not p.is_circle}))
-    coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
-    coarse_scale = coarse_gray.shape[1] / image.shape[1]
+    coarse_gray = downscale(gray, max_side_px=settings.coarse_side_px)
+    coarse_scale = coarse_gray.shape[1] / gray.shape[1]
 
     # lines are dark ink on wood, or light paint on painted boards; the profiles of each polarity
     # propose a few scales
@@ -492,7 +497,7 @@ def _profile_starts(image: np.ndarray, board: CarromBoard | CouronneBoard, prims
 
 
 def _fit_from_starts(
-    image: np.ndarray, board: CarromBoard | CouronneBoard, prims, starts: list[_Start], settings: SquareSettings,
+    gray: np.ndarray, board: CarromBoard | CouronneBoard, prims, starts: list[_Start], settings: SquareSettings,
     *, prescreen: bool,
 ) -> BoardLocation | None:
     """Screen the starts on one view of the region they cover, refine the best, check it; None without starts.
@@ -514,22 +519,29 @@ def _fit_from_starts(
     radii = np.array([extent_mm * s.px_per_mm for s in starts])
     low, high = (centres - radii[:, None]).min(axis=0), (centres + radii[:, None]).max(axis=0)
     view_radius = 0.5 * float(max(high - low))
-    view, to_view = board_view(
-        image, centre_px=tuple(0.5 * (low + high)), radius_px=view_radius,
+    work_gray, to_view = board_view(
+        gray, centre_px=tuple(0.5 * (low + high)), radius_px=view_radius,
         target_radius_px=settings.fine_radius_px * view_radius / float(np.median(radii)),
     )
-    work_gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    width_px = max(7, int(round(3 * thick_mm * float(np.median([s.px_per_mm for s in starts])) * to_view[0, 0])) | 1)
-    responses: dict[str, np.ndarray] = {}
+    # starts are screened on a smaller copy (at most half size, the lines still resolved);
+    # only the best is refined on the view itself
+    px_per_mm_work = float(np.median([s.px_per_mm for s in starts])) * to_view[0, 0]
+    shrink = float(np.clip(settings.screen_px_per_mm / max(px_per_mm_work, 1e-6), 0.5, 1.0))
+    size = (max(16, round(work_gray.shape[1] * shrink)), max(16, round(work_gray.shape[0] * shrink)))
+    screen_gray = cv2.resize(work_gray, size, interpolation=cv2.INTER_AREA) if shrink < 1.0 else work_gray
+    to_screen = np.diag([screen_gray.shape[1] / work_gray.shape[1], screen_gray.shape[0] / work_gray.shape[0], 1.0])
+    responses: dict[tuple[str, bool], np.ndarray] = {}
 
-    def response_of(polarity: str) -> np.ndarray:
-        if polarity not in responses:
-            responses[polarity] = line_response(work_gray, width_px=width_px, polarity=polarity)
-        return responses[polarity]
+    def response_of(polarity: str, *, screen: bool) -> np.ndarray:
+        if (polarity, screen) not in responses:
+            scale = to_screen[0, 0] if screen else 1.0
+            width_px = max(5 if screen else 7, int(round(3 * thick_mm * px_per_mm_work * scale)) | 1)
+            responses[polarity, screen] = line_response(screen_gray if screen else work_gray, width_px=width_px, polarity=polarity)
+        return responses[polarity, screen]
 
-    candidates = [(to_view @ s.homography, s.polarity) for s in starts]
+    candidates = [(to_screen @ to_view @ s.homography, s.polarity) for s in starts]
     if prescreen:
-        widened = {polarity: cv2.dilate(response_of(polarity), np.ones((3, 3), np.uint8)) for polarity in ("dark", "bright")}
+        widened = {p: cv2.dilate(response_of(p, screen=True), np.ones((3, 3), np.uint8)) for p in ("dark", "bright")}
         scored = []
         for homography, _ in candidates:
             for polarity, lines in widened.items():
@@ -538,7 +550,7 @@ def _fit_from_starts(
         candidates = []
         for _, homography, polarity in scored:
             corners = project(homography, np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]]) * board.half_side_mm)
-            if any(np.abs(corners - c).max() < 0.02 * max(work_gray.shape) for c, _, _ in candidates):
+            if any(np.abs(corners - c).max() < 0.02 * max(screen_gray.shape) for c, _, _ in candidates):
                 continue
             candidates.append((corners, homography, polarity))
             if len(candidates) == settings.max_starts:
@@ -547,7 +559,7 @@ def _fit_from_starts(
 
     best, best_quality = None, -math.inf
     for homography, polarity in candidates:
-        response = response_of(polarity)
+        response = response_of(polarity, screen=True)
         # perspective: a similarity start can be tens of mm off at the sides; find each side's lines
         # in short segments (wide search, the model's line pattern across it), then fit the four sides.
         # Something long and straight over a side (a rail, an arm) can mislead that, so both starts
@@ -563,11 +575,16 @@ def _fit_from_starts(
                 continue
             quality = _narrow_support(response, fit[0], points_mm, normals_mm, gap_mm=gap_mm)
             if quality > best_quality:
-                best, best_quality = (fit[0], response), quality
+                best, best_quality = (np.linalg.inv(to_screen) @ fit[0], polarity), quality
+        if best_quality >= settings.sure_support:
+            break
     if best is None:
         return not_found("too few points on the printed lines")
-    screened, response = best
-    fit = _fine_fit(response, screened, prims, points_mm, normals_mm, index, board=board, gap_mm=gap_mm, steps=(1, 2, 3))
+    screened, polarity = best
+    response = response_of(polarity, screen=False)
+    # a convincing screen is already within a few mm; otherwise one more, wider search first
+    steps = (2, 3) if best_quality >= settings.sure_support else (1, 2, 3)
+    fit = _fine_fit(response, screened, prims, points_mm, normals_mm, index, board=board, gap_mm=gap_mm, steps=steps)
     if fit is None:
         return not_found("too few points on the printed lines")
     homography, found_px, ok, residual = fit
@@ -606,12 +623,15 @@ def _check(homography, ok, residual, gray, board, prims, index, settings: Square
     side_support = _side_support(ok, prims, index)
     if sorted(side_support)[1] < settings.min_side_support:
         return f"printed lines only partly found (sides {', '.join(f'{s:.0%}' for s in side_support)})"
+    circle_support = []
     for group in sorted({p.group for p in prims}):
         is_circle = next(p.is_circle for p in prims if p.group == group)
         support = float(ok[np.array([prims[i].group == group for i in index])].mean())
-        needed = settings.min_circle_support if is_circle else settings.min_side_support
-        if support < needed:
+        circle_support += [support] if is_circle else []
+        if support < (0.5 * settings.min_circle_support if is_circle else settings.min_side_support):
             return f"{group.replace('_', ' ')}s not found ({support:.0%} of their length)"
+    if circle_support and float(np.mean(circle_support)) < settings.min_circle_support:
+        return f"printed circles not found ({float(np.mean(circle_support)):.0%} of their length)"
     median_residual = float(np.median(np.abs(residual)))
     if median_residual > settings.max_median_residual_mm:
         return f"printed lines do not match the board model (median residual {median_residual:.1f} mm)"
