@@ -128,8 +128,8 @@ class TableStatus(BaseModel):
     ended: str | None = Field(default=None, description="why the source ended (a file: its end)")
     frames_dropped: int = Field(default=0, description="pushed frames refused because the worker was behind")
     undecodable: int = Field(default=0, description="pushed frames that were no decodable JPEG")
-    frames_skipped: int = Field(default=0, description="camera frames skipped because analysis was busy "
-                                                       "(it always takes the newest)")
+    frames_skipped: int = Field(default=0, description="camera (or real-time file) frames skipped because "
+                                                       "analysis ran more than a second behind")
     next_restart_epoch_s: float | None = None
     t0_epoch_s: float | None = Field(default=None, description="Unix time of source time 0, where known")
     recent_events: list[WorkerEvent] = Field(default_factory=list)

@@ -21,6 +21,7 @@ import os
 import queue
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Iterator
@@ -37,6 +38,7 @@ from vision.pieces_read import read_pieces
 from vision.sources import Frame, LiveSource, SourceError, VideoFileSource, open_source
 
 STATUS_EVERY_S = 0.5
+MAX_BEHIND_S = 1.0  # live analysis runs at most this far behind its camera; older frames are skipped
 FPS_WINDOW_S = 2.0
 #: Exit codes the service tells apart: the source could not be opened; anything else failed.
 EXIT_SOURCE = 3
@@ -135,18 +137,20 @@ class PushedFrames:
             index += 1
 
 
-class NewestFrame:
-    """A live source read on a thread of its own: analysis always takes the newest frame.
+class CameraBuffer:
+    """A live source read on a thread of its own, its frames buffered for at most `MAX_BEHIND_S`.
 
-    A camera does not wait for its reader: frames the analysis could not keep up
-    with are skipped (and counted) rather than queued, so the worker stays live.
+    A camera does not wait for its reader. A short buffer absorbs the full read
+    made when the board settles (the moving frames around it time the stroke);
+    frames older than that are skipped (and counted), so a worker that cannot
+    keep up stays live instead of falling ever further behind.
     """
 
     def __init__(self, source: LiveSource):
         self.source = source
         self.skipped = 0
         self._ready = threading.Condition()
-        self._frame: Frame | None = None
+        self._frames: deque[Frame] = deque()
         self._done = False
         self._error: BaseException | None = None
         threading.Thread(target=self._read, name="camera-reader", daemon=True).start()
@@ -155,8 +159,10 @@ class NewestFrame:
         try:
             for frame in self.source:
                 with self._ready:
-                    self.skipped += self._frame is not None
-                    self._frame = frame
+                    self._frames.append(frame)
+                    while frame.t_s - self._frames[0].t_s > MAX_BEHIND_S:
+                        self._frames.popleft()
+                        self.skipped += 1
                     self._ready.notify()
         except BaseException as error:  # handed to the analysis thread, which reports it
             self._error = error
@@ -166,11 +172,11 @@ class NewestFrame:
                 self._ready.notify()
 
     def frames(self, *, idle_s: float) -> Iterator[Frame | None]:
-        """The newest frame each time; None every `idle_s` without one (a camera reconnecting)."""
+        """The frames in order; None every `idle_s` without one (a camera reconnecting)."""
         while True:
             with self._ready:
-                self._ready.wait_for(lambda: self._frame is not None or self._done, timeout=idle_s)
-                frame, self._frame = self._frame, None
+                self._ready.wait_for(lambda: self._frames or self._done, timeout=idle_s)
+                frame = self._frames.popleft() if self._frames else None
                 if frame is None and self._done:
                     if self._error is not None:
                         raise self._error
@@ -255,24 +261,40 @@ class Watcher:
         self.send(("status", status))
 
 
-def _paced(frames: Iterator[Frame], watcher: Watcher, *, start_s: float, realtime: bool) -> Iterator[Frame]:
-    """A file's frames from `start_s` on, each released at its own time when `realtime` (lag measured)."""
-    start_mono: float | None = None
-    for frame in frames:
-        if frame.t_s < start_s:
-            continue
-        if not realtime:
+class Paced:
+    """A file's frames from `start_s` on; with `realtime`, each at its own time, as a camera would show them.
+
+    As with a camera (`CameraBuffer`), a frame more than `MAX_BEHIND_S` late is
+    skipped (and counted): analysis that falls behind catches up instead of lagging.
+    """
+
+    def __init__(self, frames: Iterator[Frame], watcher: Watcher, *, start_s: float, realtime: bool):
+        self._frames = frames
+        self._watcher = watcher
+        self._start_s = start_s
+        self._realtime = realtime
+        self.skipped = 0
+
+    def __iter__(self) -> Iterator[Frame]:
+        start_mono: float | None = None
+        for frame in self._frames:
+            if frame.t_s < self._start_s:
+                continue
+            if not self._realtime:
+                yield frame
+                continue
+            if start_mono is None:
+                start_mono = time.monotonic() - frame.t_s
+                self._watcher.t0_epoch_s = time.time() - frame.t_s
+            due_s = start_mono + frame.t_s
+            late_s = time.monotonic() - due_s
+            if late_s < 0:
+                time.sleep(-late_s)
+            elif late_s > MAX_BEHIND_S:
+                self.skipped += 1
+                continue
+            self._watcher.lag_s = max(0.0, time.monotonic() - due_s)
             yield frame
-            continue
-        if start_mono is None:
-            start_mono = time.monotonic() - frame.t_s
-            watcher.t0_epoch_s = time.time() - frame.t_s
-        due_s = start_mono + frame.t_s
-        wait_s = due_s - time.monotonic()
-        if wait_s > 0:
-            time.sleep(wait_s)
-        watcher.lag_s = max(0.0, time.monotonic() - due_s)
-        yield frame
 
 
 def _watch_source(spec: WorkerSpec, watcher: Watcher, inbox: Inbox) -> str:
@@ -280,12 +302,12 @@ def _watch_source(spec: WorkerSpec, watcher: Watcher, inbox: Inbox) -> str:
     source = open_source(spec.source)
     if not isinstance(source, (VideoFileSource, LiveSource)):
         raise SourceError(f"{spec.source!r} is a folder of images, not a camera or video file")
-    camera = None
     if isinstance(source, VideoFileSource):
-        frames: Iterator[Frame | None] = _paced(iter(source), watcher, start_s=spec.start_s, realtime=spec.realtime)
+        reader: Paced | CameraBuffer = Paced(iter(source), watcher, start_s=spec.start_s, realtime=spec.realtime)
+        frames: Iterator[Frame | None] = iter(reader)
     else:
-        camera = NewestFrame(source)
-        frames = camera.frames(idle_s=STATUS_EVERY_S)
+        reader = CameraBuffer(source)
+        frames = reader.frames(idle_s=STATUS_EVERY_S)
         watcher.t0_epoch_s = time.time()
     for frame in frames:
         inbox.drain()
@@ -293,7 +315,7 @@ def _watch_source(spec: WorkerSpec, watcher: Watcher, inbox: Inbox) -> str:
             return "stopped"
         if frame is not None:
             watcher.analyse(frame)
-        watcher.report(source.report, frames_skipped=camera.skipped if camera else 0)
+        watcher.report(source.report, frames_skipped=reader.skipped)
     watcher.report(source.report, force=True)
     return source.report.ended_early or "end of the video"
 

@@ -265,7 +265,8 @@ class TableWorker:
         reason = None
         for attempt in range(STORE_TRIES):
             try:
-                seq = self.pool.store(self.table, entry, frame_t_s=body["frame_t_s"] if self.kind == "file" else None)
+                seq, committed_s = self.pool.store(self.table, entry,
+                                                   frame_t_s=body["frame_t_s"] if self.kind == "file" else None)
             except Rejected as error:
                 reason = error.detail  # the stored log moved on (a referee's write): the referee decides
                 break
@@ -274,7 +275,7 @@ class TableWorker:
                 time.sleep(0.05 * (attempt + 1))
                 continue
             stored = {"seq": seq, "type": entry["type"], "needs_review": bool(entry.get("needs_review")),
-                      "frame_t_s": body["frame_t_s"], "analysed_epoch_s": body["analysed_epoch_s"], "stored_epoch_s": time.time()}
+                      "frame_t_s": body["frame_t_s"], "analysed_epoch_s": body["analysed_epoch_s"], "stored_epoch_s": committed_s}
             with self._lock:
                 self._events.append(stored)
                 self._status["last_event"] = stored
@@ -385,10 +386,11 @@ class WorkerPool:
         for worker in workers:
             worker.tell(("log", lines))
 
-    def store(self, table: TableConfig, entry: dict[str, Any], *, frame_t_s: float | None) -> int:
-        """Store a worker's entry like a referee's POST, then broadcast it; its seq."""
+    def store(self, table: TableConfig, entry: dict[str, Any], *, frame_t_s: float | None) -> tuple[int, float]:
+        """Store a worker's entry like a referee's POST, then broadcast it; its seq and when it was committed."""
         with self.sessions() as db:
             log_, _, update = states.append(db, self.cache, table.match_id, [entry], token=self.token)
+            committed_s = time.time()
             if frame_t_s is not None:
                 row = db.get(Table, table.id)
                 if row is not None:
@@ -397,4 +399,4 @@ class WorkerPool:
         # Committed above: only now may anyone hear of it.
         self.loop.call_soon_threadsafe(self.hub.publish, table.match_id, update)
         self.match_changed(table.match_id, log_.lines)
-        return log_.events[-1].seq
+        return log_.events[-1].seq, committed_s
