@@ -49,7 +49,7 @@ def robust_refine(
     length_mm: float,
     loss_scale_mm: float = 1.0,
     hold_rotation: bool = False,
-    iterations: int = 12,
+    iterations: int = 8,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Refine a board-mm -> image-px homography by robust Gauss-Newton.
 
@@ -103,7 +103,7 @@ def robust_refine(
         q = trial_q
         residual, owner, grad = trial
         total = _correction(step) @ total
-        if np.abs(step).max() < 1e-7:
+        if np.abs(step).max() < 1e-5:
             break
     correction = np.linalg.inv(scale) @ total @ scale
     return normalised(np.asarray(homography, np.float64) @ np.linalg.inv(correction)), residual
