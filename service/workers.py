@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from service import states, store
 from service.config import Settings
-from service.errors import Conflict, NotFound, Rejected
+from service.errors import Conflict, EngineUnavailable, NotFound, Rejected
 from service.live import LiveHub
 from service.models import Table, Token
 from service.table_worker import EXIT_SOURCE, WorkerSpec, run_worker
@@ -217,7 +217,11 @@ class TableWorker:
                     message = receiver.recv()
                 except (EOFError, OSError):
                     break
-                error = self._handle(message) or error
+                try:
+                    error = self._handle(message) or error
+                except Exception as failure:  # supervision must outlive any one message
+                    log.exception("table %s: a message of its worker could not be handled", self.table.id)
+                    self._set(last_error=f"internal error handling the worker's {message[0]!r}: {failure}")
         finally:
             receiver.close()
         process.join(STOP_WAIT_S)
@@ -267,7 +271,7 @@ class TableWorker:
             try:
                 seq, committed_s = self.pool.store(self.table, entry,
                                                    frame_t_s=body["frame_t_s"] if self.kind == "file" else None)
-            except Rejected as error:
+            except (Rejected, NotFound, EngineUnavailable) as error:
                 reason = error.detail  # the stored log moved on (a referee's write): the referee decides
                 break
             except (Conflict, DBAPIError, OSError) as error:
