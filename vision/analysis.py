@@ -16,7 +16,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from calibration.geometry import BoardModel, load_board
+from calibration.geometry import BoardModel, CrokinoleBoard, load_board
 from vision.board_location import BoardLocation
 from vision.board_tracker import BoardTracker
 from vision.homography import project
@@ -24,7 +24,7 @@ from vision.events import EventInferer, Motion, Observation
 from vision.localise import locate_board
 from vision.pieces import BoardReading
 from vision.pieces_read import read_pieces
-from vision.pockets import PocketWatch, board_masks, pocket_centres_mm
+from vision.pockets import DitchWatch, PocketWatch, board_masks, pocket_centres_mm
 from vision.settle import SettleGate, SettleSettings
 from vision.sources import Frame
 
@@ -119,6 +119,7 @@ class BoardAnalyzer:
         self._homography: np.ndarray | None = None
         self._gate: SettleGate | None = None
         self._pockets: PocketWatch | None = None
+        self._ditch: DitchWatch | None = None  # crokinole
         self._inferer: EventInferer | None = None
         self._segment = _Segment()
         self._frames_since_track = 0
@@ -185,6 +186,10 @@ class BoardAnalyzer:
         surface, rim = board_masks(self._homography, board=self._board, image_shape=image_shape)
         self._gate = SettleGate(board_mask=surface, rim_mask=rim, settings=self.settle)
         self._pockets = PocketWatch(self._homography, board=self._board, image_shape=image_shape)
+        self._ditch = None
+        if isinstance(self._board, CrokinoleBoard):
+            self._ditch = DitchWatch(self._homography, board=self._board, shrink=self._gate.shrink,
+                                     image_shape=image_shape)
         if previous is not None and self._settled_frame is not None:
             # The last settled view, moved with the board: an arm is still seen against it.
             moved = self._homography @ np.linalg.inv(previous)
@@ -210,6 +215,8 @@ class BoardAnalyzer:
     def _watch(self, frame: Frame) -> AnalysisStep:
         gate = self._gate.update(frame.image, frame.t_s)
         self._pockets.update(frame.image, frame.t_s)
+        if self._ditch is not None:
+            self._ditch.update(self._gate.free_change, frame.t_s)
         segment = self._segment
         if gate.is_moving or gate.is_occluded:
             segment.begin(frame.t_s)
@@ -231,11 +238,13 @@ class BoardAnalyzer:
             if self._read_frame is not None:
                 unchanged = partial(spots_unchanged, self._read_frame, frame.image, homography=self._homography)
             motion = Motion(segment.start_s, segment.strike_s(), tuple(self._pockets.activity()), hole_filled,
-                            unchanged)
+                            unchanged, self._ditch.landings() if self._ditch is not None else ())
         observations = self._inferer.settled(reading, frame.t_s, motion)
         self._read_frame = frame.image
         self._segment = _Segment()
         self._pockets.reset()
+        if self._ditch is not None:
+            self._ditch.reset()
         return AnalysisStep(frame.index, frame.t_s, True, True, reading, tuple(observations), self._homography)
 
 

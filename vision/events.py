@@ -34,6 +34,7 @@ from vision.pockets import PocketActivity
 MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
 STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
+CROKINOLE_COLOURS = ("light", "dark")
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,7 @@ class Motion:
     pockets: tuple[PocketActivity, ...] = ()
     hole_filled: bool = False  # crokinole: the 20-hole was empty at the last settle and holds a disc now
     unchanged: SpotCheck | None = None  # the image's word on whether a piece's spot changed
+    ditch: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) where something landed in the ditch
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
@@ -130,6 +132,7 @@ class EventInferer:
         self._ids = count()
         self._twenties: dict[str, int] = {}
         self._started = False
+        self._last_shot: str | None = None  # crokinole: the colour of the last shot
 
     def kinds_on_board(self) -> dict[str, int]:
         """Confirmed pieces per voted kind (what the board holds, as far as vision knows)."""
@@ -217,14 +220,19 @@ class EventInferer:
             observations.append(self._stroke_piece_gone(busy, shot_t_s))
         if self.game == "crokinole" and motion.hole_filled:
             observations.append(self._into_hole(missing, motion, shot_t_s))
+        # Crokinole: when each disc landed in the ditch, if it was seen landing (after the strike).
+        landings = [landing for landing in motion.ditch if motion.strike_s is None or landing[0] >= motion.strike_s]
         for track in missing:
-            track.missing_since_s = track.missing_since_s if track.missing_since_s is not None else shot_t_s
+            if track.missing_since_s is None:
+                track.missing_since_s = self._landing(track, landings) if landings else shot_t_s
             track.missed += 1
             explained = bool(busy) and self.game in STROKE_PIECES and track.missed == 1
             if explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
                 observations.append(self._gone(track, busy if explained else []))
                 self._tracks.remove(track)
         if self.game == "crokinole":
+            if is_stroke and motion.strike_s is not None and not new_tracks and not motion.hole_filled:
+                observations += self._shot_disc_off(landings, shot_t_s)
             observations += self._sunk(reading, motion, shot_t_s)
             for track in new_tracks:
                 track.appeared_s = None  # the shot disc: no placement to confirm
@@ -268,8 +276,29 @@ class EventInferer:
     def _shot_piece(self, new_tracks: list[_Track]) -> str | None:
         if self.game in STROKE_PIECES:
             return STROKE_PIECES[self.game]
-        # Crokinole: the disc that came in from the shooting line is the shooter's colour.
-        return new_tracks[0].kind if len(new_tracks) == 1 else None
+        # Crokinole: the disc that came in from the shooting line is the shooter's colour;
+        # without one, the players take turns.
+        if len(new_tracks) == 1 and new_tracks[0].kind in CROKINOLE_COLOURS:
+            self._last_shot = new_tracks[0].kind
+        elif self._last_shot is not None:
+            self._last_shot = CROKINOLE_COLOURS[1 - CROKINOLE_COLOURS.index(self._last_shot)]
+        else:
+            return None
+        return self._last_shot
+
+    @staticmethod
+    def _landing(track: _Track, landings: list[tuple[float, float]]) -> float:
+        """When the disc landed in the ditch: the landing nearest its bearing (taken from `landings`)."""
+        bearing = np.arctan2(track.y_mm, track.x_mm)
+        gap = [abs((angle - bearing + np.pi) % (2 * np.pi) - np.pi) for _, angle in landings]
+        return landings.pop(int(np.argmin(gap)))[0]
+
+    def _shot_disc_off(self, landings: list[tuple[float, float]], shot_t_s: float) -> list[Observation]:
+        """A shot whose disc is nowhere on the board nor in the hole: it went to the ditch."""
+        if self._last_shot is None:
+            return []
+        when = min(t_s for t_s, _ in landings) if landings else shot_t_s
+        return [Observation(when, "off_board", self._last_shot, confidence=0.6, needs_review=True)]
 
     def _gone(self, track: _Track, busy: list[PocketActivity]) -> Observation:
         when = track.missing_since_s

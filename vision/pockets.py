@@ -24,6 +24,8 @@ AROUND_SCALE = 3.6  # the wider ring, compared against, reaches this far
 ARM_SHARE = 0.25  # a wider ring changed this much has an arm across it, not a piece
 PIXEL_CHANGE = 20  # a pixel changed when a colour channel moved this much
 BUSY_SHARE = 0.01  # share of the watched pixels changed in a frame (beyond the wider ring's) that is a piece
+DITCH_SECTORS = 24  # the crokinole ditch is watched in this many sectors ...
+DITCH_LANDING_SHARE = 0.05  # ... a share of a sector's pixels changing on their own is a disc landing there
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,58 @@ class PocketWatch:
         """Energy and peak time of each pocket since the last reset."""
         return [PocketActivity(i, float(energy), self._peak_t_s[i] if energy > 0 else None)
                 for i, energy in enumerate(self._energy)]
+
+
+class DitchWatch:
+    """Crokinole: when discs landed in the ditch, from the free motion seen in each sector of it.
+
+    A disc knocked off crosses the surface's edge into the ditch: the first frame a
+    sector of the ditch changed on its own (not under an arm: the gate's free change)
+    is when a disc left the board there.
+
+    Parameters
+    ----------
+    homography : (3, 3) ndarray
+        Board mm -> image px.
+    board : CrokinoleBoard
+    shrink : callable
+        A full-frame mask into the small view the free change is measured in (`SettleGate.shrink`).
+    image_shape : (H, W) of the frames.
+    """
+
+    def __init__(self, homography: np.ndarray, *, board: CrokinoleBoard, shrink, image_shape: tuple[int, int]):
+        angles = np.linspace(0, 2 * np.pi, DITCH_SECTORS + 1)
+        inner, outer = board.surface_radius_mm, board.surface_radius_mm + board.ditch_width_mm
+        self._angles = (angles[:-1] + angles[1:]) / 2
+        labels = None
+        for sector, (a0, a1) in enumerate(zip(angles[:-1], angles[1:])):
+            arc = np.linspace(a0, a1, 8)
+            outline = np.concatenate([np.column_stack([np.cos(arc), np.sin(arc)]) * inner,
+                                      np.column_stack([np.cos(arc[::-1]), np.sin(arc[::-1])]) * outer])
+            small = shrink(_fill(project(homography, outline), image_shape))
+            if labels is None:
+                labels = np.full(small.shape, DITCH_SECTORS, np.intp)
+            labels[small] = sector
+        self._labels = labels
+        sizes = np.bincount(labels.ravel(), minlength=DITCH_SECTORS + 1)[:DITCH_SECTORS]
+        self._min_px = np.maximum(2, DITCH_LANDING_SHARE * sizes)
+        self._first_s: list[float | None] = [None] * DITCH_SECTORS
+
+    def update(self, free_change: np.ndarray | None, t_s: float) -> None:
+        """Record the sectors where something moved on its own in this frame (the gate's `free_change`)."""
+        if free_change is None:
+            return
+        counts = np.bincount(self._labels[free_change], minlength=DITCH_SECTORS + 1)[:DITCH_SECTORS]
+        for sector in np.flatnonzero(counts >= self._min_px):
+            if self._first_s[sector] is None:
+                self._first_s[sector] = t_s
+
+    def landings(self) -> tuple[tuple[float, float], ...]:
+        """(t_s, angle in radians on the board) of each sector something landed in since the last reset."""
+        return tuple((t_s, float(self._angles[i])) for i, t_s in enumerate(self._first_s) if t_s is not None)
+
+    def reset(self) -> None:
+        self._first_s = [None] * DITCH_SECTORS
 
 
 def board_masks(homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

@@ -78,6 +78,10 @@ class SettleGate:
         self._board_px = 1
         self._rim_px = 0
         self._previous: np.ndarray | None = None
+        self._small_size: tuple[int, int] | None = None  # (w, h) of the small view
+        # Changed pixels of the small view not connected to the rim (pieces moving on their own)
+        # in the last frame, when it moved; None otherwise.
+        self.free_change: np.ndarray | None = None
         self._reference: np.ndarray | None = None  # the last settled view
         self._reference_level: np.ndarray | None = None  # the typical colour of its rim
         self._still_since_s: float | None = None
@@ -91,6 +95,7 @@ class SettleGate:
             self._prepare_masks(small.shape[:2])
         s = self.settings
         board_px = self._board_px
+        self.free_change = None
         if self._previous is None:
             motion, free_motion = 1.0, 0.0  # nothing to compare with: not yet known to be still
         else:
@@ -129,13 +134,18 @@ class SettleGate:
             self._prepare_masks(small.shape[:2])
         self._set_reference(small)
 
+    def _fix_view(self, shape: tuple[int, ...]) -> None:
+        """Where the gate looks in frames of `shape` and how small it makes that part."""
+        self._work_scale = self._scale(shape)
+        self._crop = self._crop_box(shape[:2])
+        h, w = (part.stop - part.start for part in self._crop)
+        self._small_size = (max(1, round(w * self._work_scale)), max(1, round(h * self._work_scale)))
+
     def _small(self, image: np.ndarray) -> np.ndarray:
         if self._work_scale is None:
-            self._work_scale = self._scale(image.shape)
-            self._crop = self._crop_box(image.shape[:2])
+            self._fix_view(image.shape)
         part = image[self._crop]
-        h, w = part.shape[:2]
-        size = (max(1, round(w * self._work_scale)), max(1, round(h * self._work_scale)))
+        size = self._small_size
         if self._work_scale < 0.5:
             factor = max(2, round(0.5 / self._work_scale))
             # Area averaging at an arbitrary scale is slow: shrink bilinearly (each sample mixes
@@ -162,10 +172,7 @@ class SettleGate:
         return min(1.0, self.settings.work_board_px / board_px)
 
     def _prepare_masks(self, shape: tuple[int, int]) -> None:
-        def shrink(mask: np.ndarray) -> np.ndarray:
-            part = mask[self._crop].astype(np.uint8)
-            return cv2.resize(part, shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
-
+        shrink = self.shrink
         mask = np.ones(shape, bool) if self._full_mask is None else shrink(self._full_mask)
         band = max(2, round(self.settings.rim_width_fraction * np.sqrt(mask.sum())))
         if self._full_rim is not None:
@@ -197,8 +204,15 @@ class SettleGate:
         touching_rim = np.zeros(count, bool)
         touching_rim[labels[self._rim & changed]] = True
         touching_rim[0] = True  # the unchanged background
-        free = self._mask & ~touching_rim[labels]
-        return np.count_nonzero(free) / board_px
+        self.free_change = ~touching_rim[labels]
+        return np.count_nonzero(self._mask & self.free_change) / board_px
+
+    def shrink(self, mask: np.ndarray) -> np.ndarray:
+        """A full-frame mask in the gate's small view (the frame of `free_change`)."""
+        if self._crop is None:
+            self._fix_view(mask.shape)
+        part = mask[self._crop].astype(np.uint8)
+        return cv2.resize(part, self._small_size, interpolation=cv2.INTER_NEAREST) > 0
 
     def _arm_in_rim(self, small: np.ndarray) -> bool:
         """One large patch of the rim changed since the last settled view (light change divided out)."""

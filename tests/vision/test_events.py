@@ -153,3 +153,16 @@ def test_a_coin_first_read_where_nothing_changed_or_after_a_stroke_was_not_place
     moved = Motion(4.0, 4.1, unchanged=picture_unchanged_at((0, 0), (40, 0), (-40, 0), (0, 60)))
     assert "placed" not in [o.type for o in inf.settled(revealed, 5.0, moved)]
     assert "placed" not in [o.type for o in inf.settled(revealed, 6.0, Motion(5.5, None, unchanged=unchanged))]
+
+
+def test_crokinole_a_disc_knocked_off_is_timed_by_its_landing_in_the_ditch_and_turns_alternate():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
+    inf.settled(reading(("dark", 200, 0), ("dark", 0, -200), game="crokinole"), 0.0, None)
+    # A light shot knocks the dark disc east off the board: it lands east at 1.6 s, something else south at 1.3 s.
+    after = reading(("dark", 0, -200), ("light", 150, 20), game="crokinole")
+    landings = ((1.3, -1.57), (1.6, 0.05))
+    observations = inf.settled(after, 2.5, Motion(1.0, 1.1, ditch=landings))
+    assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "light", 1.1), ("off_board", "dark", 1.6)]
+    # The next shot leaves no disc on the board nor in the hole: dark's disc went to the ditch.
+    observations = inf.settled(after, 5.0, Motion(3.0, 3.2, ditch=((3.9, 2.0),)))
+    assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "dark", 3.2), ("off_board", "dark", 3.9)]
