@@ -26,7 +26,7 @@ def annotate_reading(image: np.ndarray, reading: dict, *, homography: np.ndarray
     Parameters
     ----------
     image : (H, W, 3) uint8 BGR frame.
-    reading : the ``pieces`` of a `read` result (dict with a ``pieces`` list).
+    reading : a `read` result (dict with a ``pieces`` list; its ``occluded`` patches are boxed).
     homography : (3, 3) board mm -> image px.
     truth : optional true pieces (same shape), drawn as small red crosses.
 
@@ -54,6 +54,13 @@ def annotate_reading(image: np.ndarray, reading: dict, *, homography: np.ndarray
         u, v = pts.max(axis=0)[0], pts.min(axis=0)[1]
         cv2.putText(out, label, (int(u), int(v)), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thickness + 2, cv2.LINE_AA)
         cv2.putText(out, label, (int(u), int(v)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
+    for cover in reading.get("occluded", []):
+        corners = np.array([[cover["x_min_mm"], cover["y_min_mm"]], [cover["x_max_mm"], cover["y_min_mm"]],
+                            [cover["x_max_mm"], cover["y_max_mm"]], [cover["x_min_mm"], cover["y_max_mm"]]])
+        box = np.rint(project(h, corners)).astype(np.int32)
+        cv2.polylines(out, [box], True, (255, 0, 255), thickness, cv2.LINE_AA)
+        cv2.putText(out, "hidden", tuple(int(v) for v in box.min(axis=0)), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                    (255, 0, 255), thickness, cv2.LINE_AA)
     for piece in truth or []:
         (u, v), = project(h, np.array([[piece["x_mm"], piece["y_mm"]]]))
         cv2.drawMarker(out, (int(round(u)), int(round(v))), (0, 0, 255), cv2.MARKER_CROSS, 8, 1)

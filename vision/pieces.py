@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from vision.detect_occluders import Cover
+
 KINDS: dict[str, tuple[str, ...]] = {
     "carrom": ("white", "black", "queen", "striker"),
     "crokinole": ("light", "dark"),
@@ -72,6 +74,9 @@ class BoardReading:
         Crokinole: a disc whose edge is this close to a line's edge is flagged for review.
     hidden_share : float
         Share of the playing surface that could not be read (covered by a hand or out of the frame).
+    occluded : tuple of Cover
+        Where something above the board (a hand, an arm, a gantry) hides the surface: pieces under it
+        are unknown, neither invented nor reported gone.
     """
 
     game: str
@@ -79,6 +84,7 @@ class BoardReading:
     twenties: dict[str, int] = field(default_factory=dict)
     review_tolerance_mm: float = 0.0
     hidden_share: float = 0.0
+    occluded: tuple[Cover, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """Pieces on the surface by kind, every kind of the game present (zero included)."""
@@ -102,4 +108,5 @@ class BoardReading:
             document["twenties"] = {kind: self.twenties.get(kind, 0) for kind in KINDS["crokinole"]}
             document["review_tolerance_mm"] = self.review_tolerance_mm
         document["hidden_share"] = round(self.hidden_share, 3)
+        document["occluded"] = [cover.to_json() for cover in self.occluded]
         return document

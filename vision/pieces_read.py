@@ -7,7 +7,8 @@ import numpy as np
 
 from calibration.geometry import BoardModel, CrokinoleBoard
 from vision.classify_pieces import Classes, classify_pieces
-from vision.detect_pieces import detect_pieces, on_surface
+from vision.detect_occluders import covered, find_covers
+from vision.detect_pieces import detect_pieces, on_surface, piece_sizes, printed_discs_mm
 from vision.frames import validate_image
 from vision.pieces import BoardReading, Piece
 from vision.rectify_board import DEFAULT_PX_PER_MM, board_view
@@ -81,6 +82,11 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     image = validate_image(image)
     view = board_view(image, homography=homography, board=board, px_per_mm=px_per_mm)
     found = detect_pieces(view, board=board)
+    printed_radius_mm = getattr(board, "base_circle_diameter_mm", 0.0) / 2
+    covers = find_covers(view, board=board, pieces_mm=found.centres_mm, pieces_radius_mm=found.radii_mm,
+                         printed_mm=printed_discs_mm(board), print_radius_mm=printed_radius_mm,
+                         piece_radius_mm=piece_sizes(board)[0].radius_mm)
+    found = found.filter(~covered(covers, view, found.centres_mm, found.radii_mm))
     twenties: dict[str, int] = {}
     classes = classify_pieces(found, board=board, samples_lab=samples_lab)
     # The outline seen stands above the board; the rules judge where the piece stands.
@@ -103,7 +109,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     hidden = 1.0 - _visible_share(image, homography, view.image.shape[0], board=board, px_per_mm=px_per_mm,
                                   half_extent_mm=view.half_extent_mm)
     return BoardReading(board.game, tuple(pieces), twenties,
-                        review_tolerance_mm if isinstance(board, CrokinoleBoard) else 0.0, hidden)
+                        review_tolerance_mm if isinstance(board, CrokinoleBoard) else 0.0,
+                        min(1.0, hidden + covers.share), covers.patches)
 
 
 def lab_of_bgr(colour_bgr) -> np.ndarray:
