@@ -37,8 +37,11 @@ JPEG = {"Content-Type": "image/jpeg"}
 
 
 @pytest.fixture(scope="session")
-def clip(request) -> Path:
-    folder = request.config.cache.mkdir("live-worker-clip-" + "-".join(CLIP_ARGS[1:12:2]))
+def clip(request, tmp_path_factory) -> Path:
+    name = "live-worker-clip-" + "-".join(CLIP_ARGS[1:12:2])
+    # Kept between runs in pytest's cache, where there is one (not under -p no:cacheprovider).
+    cache = getattr(request.config, "cache", None)
+    folder = cache.mkdir(name) if cache is not None else tmp_path_factory.mktemp(name)
     if not (folder / "truth.json").is_file():
         subprocess.run([sys.executable, "-m", "boardreader", "simulate", *CLIP_ARGS, "--out", str(folder)],
                        check=True, capture_output=True)
