@@ -8,29 +8,8 @@ as crokinole pegs pin it.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import least_squares
 
-from vision.homography import image_to_board, normalised
-
-_GAUGE_WEIGHT = 50.0
-
-
-def _local_matrix(params: np.ndarray, length_mm: float) -> np.ndarray:
-    """The correction M applied on the board side: H = H0 @ M, near identity for small params."""
-    a, b, c, d, e, f, g, h = params
-    return np.array(
-        [
-            [1 + a, b, c * length_mm],
-            [d, 1 + e, f * length_mm],
-            [g / length_mm, h / length_mm, 1.0],
-        ]
-    )
-
-
-def _apply_inverse(m: np.ndarray, points: np.ndarray) -> np.ndarray:
-    inv = np.linalg.inv(m)
-    xyw = points @ inv[:, :2].T + inv[:, 2]
-    return xyw[:, :2] / xyw[:, 2:3]
+from vision.primitive_fit import robust_refine
 
 
 def refine_on_circles(
@@ -66,26 +45,24 @@ def refine_on_circles(
     point_residual_mm : (m,) ndarray, distance error of each known point
     """
     length_mm = float(np.max(circle_radius_mm))
-    q_circle = image_to_board(homography, circle_px)
+    circle_px = np.asarray(circle_px, np.float64).reshape(-1, 2)
     has_points = point_px is not None and len(point_px) > 0
-    q_point = image_to_board(homography, point_px) if has_points else np.zeros((0, 2))
-    target_point = np.asarray(point_mm, np.float64).reshape(-1, 2) if has_points else np.zeros((0, 2))
+    point_px = np.asarray(point_px, np.float64).reshape(-1, 2) if has_points else np.zeros((0, 2))
+    target = np.asarray(point_mm, np.float64).reshape(-1, 2) if has_points else np.zeros((0, 2))
+    n, m = len(circle_px), len(point_px)
+    owner = np.concatenate([np.arange(n), np.arange(n, n + m), np.arange(n, n + m)])
+    point_grad = np.concatenate([np.tile([1.0, 0.0], (m, 1)), np.tile([0.0, 1.0], (m, 1))])
 
-    def residuals(params: np.ndarray) -> np.ndarray:
-        m = _local_matrix(params, length_mm)
-        on_circle = np.linalg.norm(_apply_inverse(m, q_circle), axis=1) - circle_radius_mm
-        parts = [on_circle]
-        if has_points:
-            parts.append((_apply_inverse(m, q_point) - target_point).ravel())
-        if hold_rotation:
-            parts.append(np.array([_GAUGE_WEIGHT * (params[1] - params[3])]))
-        return np.concatenate(parts)
+    def residual_fn(points_mm: np.ndarray):
+        on_circle, at_point = points_mm[:n], points_mm[n:]
+        radius = np.maximum(np.linalg.norm(on_circle, axis=1), 1e-9)
+        offset = at_point - target
+        residual = np.concatenate([radius - circle_radius_mm, offset[:, 0], offset[:, 1]])
+        grad = np.concatenate([on_circle / radius[:, None], point_grad])
+        return residual, owner, grad
 
-    result = least_squares(residuals, np.zeros(8), loss="soft_l1", f_scale=loss_scale_mm, method="trf", x_scale=1.0)
-    m = _local_matrix(result.x, length_mm)
-    refined = normalised(np.asarray(homography, np.float64) @ m)
-    circle_residual = np.linalg.norm(_apply_inverse(m, q_circle), axis=1) - circle_radius_mm
-    point_residual = (
-        np.linalg.norm(_apply_inverse(m, q_point) - target_point, axis=1) if has_points else np.zeros(0)
+    refined, residual = robust_refine(
+        homography, np.concatenate([circle_px, point_px]), residual_fn, length_mm=length_mm,
+        loss_scale_mm=loss_scale_mm, hold_rotation=hold_rotation,
     )
-    return refined, circle_residual, point_residual
+    return refined, residual[:n], np.hypot(residual[n : n + m], residual[n + m :])

@@ -99,22 +99,33 @@ def _coarse_ellipse(
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Centre, innermost-line radius per sector (px) and strength best showing the lines at the model's ratios.
 
-    The voted centre is only good to several pixels; a small grid search around it,
-    coarse then fine, maximises the strength.
+    The voted centre is only good to several pixels. The sector radii found about it
+    still lie on the innermost line's ellipse, so the centre of the ellipse through
+    them is a better centre: a few such steps, coarse then fine profiles, keeping
+    the centre whose profiles show the lines most strongly.
     """
     h, w = response.shape
     max_radius = int(0.75 * max(h, w))
     min_radius = 0.025 * min(h, w)
     best = (centre_px, np.zeros(n_sectors), -1.0)
-    for half, step, n_angles, radius_step in ((12, 6, 72, 2.0), (3, 1.5, 144, 1.0)):
-        origin = best[0]
-        for dy in np.arange(-half, half + 1, step):
-            for dx in np.arange(-half, half + 1, step):
-                c = origin + (dx, dy)
-                profiles = _sector_profiles(response, c, max_radius, n_angles, radius_step, n_sectors)
-                radius, score = _template_fit(profiles, ratios, min_radius / radius_step)
-                if score > best[2]:
-                    best = (c, radius * radius_step, score)
+    centre = np.asarray(centre_px, np.float64)
+    theta = (np.arange(n_sectors) + 0.5) * 2 * np.pi / n_sectors
+    unit = np.stack([np.cos(theta), np.sin(theta)], 1)
+    for n_angles, radius_step in ((72, 2.0), (144, 1.0), (144, 1.0)):
+        profiles = _sector_profiles(response, centre, max_radius, n_angles, radius_step, n_sectors)
+        radius, score = _template_fit(profiles, ratios, min_radius / radius_step)
+        radius_px = radius * radius_step
+        if score > best[2]:
+            best = (centre, radius_px, score)
+        median = np.median(radius_px)
+        good = np.abs(radius_px - median) <= 0.25 * median
+        if good.sum() < 6:
+            break
+        (cx, cy), (width, height), _ = cv2.fitEllipse((centre + radius_px[good, None] * unit[good]).astype(np.float32))
+        moved = np.array([cx, cy])
+        if not np.all(np.isfinite(moved)) or np.linalg.norm(moved - centre) > 0.5 * median:
+            break
+        centre = moved
     return best
 
 
