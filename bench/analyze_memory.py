@@ -58,7 +58,7 @@ def main() -> None:
     samples: list[tuple[float, float]] = []
     print(f"{'video s':>8} {'frames':>7} {'RSS MB':>7} {'observations':>12} {'wall s':>7}")
     with tempfile.TemporaryDirectory() as out:
-        run = AnalysisRun(args.game, match_line_for(args.game), out=Path(out))
+        run = AnalysisRun(args.game, match_line_for(args.game), out=Path(out), read_in_background=True)
         start, next_s = time.perf_counter(), 0.0
         for frame in looped(args.video, duration_s=args.minutes * 60):
             run.update(frame)

@@ -35,7 +35,7 @@ def decode_fps(video: Path) -> float:
 def analyze_fps(video: Path, game: str) -> tuple[float, int, float]:
     """Frames per second of a whole analysis, the number of settled reads, seconds spent reading."""
     with tempfile.TemporaryDirectory() as out:
-        run = AnalysisRun(game, match_line_for(game), out=Path(out))
+        run = AnalysisRun(game, match_line_for(game), out=Path(out), read_in_background=True)
         read = run.analyzer.read
         spent = [0.0, 0]
 

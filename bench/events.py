@@ -10,7 +10,8 @@ observations made while a hand was over the board that match no true event, the
 share of log entries (strokes, rounds) exactly as in the truth, of clips whose
 whole log is exact, and of clips whose score (the rules engine's result) is exact.
 Speed: frames per second of each run against pure decoding of the same file, measured in the same run.
-Clips are rendered once into `--cache` (reused by later runs).
+Clips are rendered once into `--cache` (reused by later runs); `--save` keeps each clip's
+figures so that runs in several parts can be tabled together with `--load`.
 
     .venv/bin/python bench/events.py --seeds 910 911 --strokes 6 --resolution 1280x720 --cache /tmp/clips
 """
@@ -64,7 +65,9 @@ def analyse(clip: Path, mode: str, out: Path) -> tuple[dict, float]:
         options["locate"] = truth.locate
     if mode == "truth-eyes":
         options["read"] = truth.read
-    run = AnalysisRun(truth.truth["game"], truth.truth["event_log"][0], out=out, **options)
+    # The truth reader answers for the frame at hand: it reads at once; the real one in the background.
+    run = AnalysisRun(truth.truth["game"], truth.truth["event_log"][0], out=out,
+                      read_in_background=mode != "truth-eyes", **options)
     start = time.perf_counter()
     for frame in VideoFileSource(clip / "video.mp4"):
         truth.t_s = frame.t_s
@@ -154,7 +157,13 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="folder keeping rendered clips between runs (default: none)")
     parser.add_argument("--per-clip", action="store_true", help="also print a row per clip and mode")
     parser.add_argument("--errors", action="store_true", help="list the false and missed events")
+    parser.add_argument("--save", type=Path, help="also append each clip's figures to this JSON-lines file")
+    parser.add_argument("--load", type=Path, nargs="+", help="print the tables of saved figures instead of running")
     args = parser.parse_args()
+    if args.load:
+        rows = [tuple(json.loads(line)) for path in args.load for line in path.read_text().splitlines()]
+        print_tables(rows, per_clip=args.per_clip)
+        return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         cache = args.cache or Path(tmp)
@@ -170,6 +179,9 @@ def main() -> None:
                     _, fps = analyse(clip, mode, out)
                     stats = score_clip(clip, out)
                     rows.append((game, seed, mode, stats, fps, decoding))
+                    if args.save:
+                        with args.save.open("a", encoding="utf-8") as saved:
+                            saved.write(json.dumps(rows[-1]) + "\n")
                     if args.errors and (stats["false"] or stats["missed"]):
                         print(f"{game} {seed} {mode}: false {stats['false']}\n    missed {stats['missed']}",
                               flush=True)

@@ -40,11 +40,13 @@ class AnalysisRun:
 
     def __init__(self, game: str, match: dict[str, Any], *, out: Path, annotate: bool = False,
                  locate: Callable[[np.ndarray], BoardLocation] | None = None,
-                 read: Callable[..., BoardReading] | None = None, fps: float = 30.0):
+                 read: Callable[..., BoardReading] | None = None, fps: float = 30.0,
+                 read_in_background: bool = False):
         if match.get("game") != game:
             raise ValueError(f"the match line is for {match.get('game')!r}, not {game!r}")
         self.out = out
-        self.analyzer = BoardAnalyzer(game, locate=locate, **({"read": read} if read else {}))
+        self.analyzer = BoardAnalyzer(game, locate=locate, read_in_background=read_in_background,
+                                      **({"read": read} if read else {}))
         self.recorder = MatchRecorder(match)
         self.observations: list[Observation] = []
         self.frames = 0
@@ -64,13 +66,16 @@ class AnalysisRun:
         self.frames += 1
         self.duration_s = frame.t_s
         self.board_found |= step.board_found
+        self._take(step)
+        if self._annotate:
+            self._draw(frame, step)
+        return step
+
+    def _take(self, step: AnalysisStep) -> None:
         if step.observations:
             self._record(step)
         if step.reading is not None:
             self._last_reading = step.reading.to_json()
-        if self._annotate:
-            self._draw(frame, step)
-        return step
 
     def _record(self, step: AnalysisStep) -> None:
         for observation in step.observations:
@@ -107,6 +112,9 @@ class AnalysisRun:
 
     def finish(self, *, report: bool = False) -> dict[str, Any]:
         """Close the files, write score.json (and the report); a summary of what was written."""
+        last = self.analyzer.finish()
+        if last is not None:
+            self._take(last)
         self._events.close()
         self._log.close()
         if self._writer is not None:

@@ -9,7 +9,8 @@ stretch.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Callable
 
@@ -104,12 +105,17 @@ class BoardAnalyzer:
     read : callable(image, *, homography, board) -> BoardReading
         The piece reader; `read_pieces` by default.
     settle : SettleSettings
+    read_in_background : bool
+        Read settled frames on a second thread while the next frames are gated; a
+        reading's observations then come with a later frame's step (in order), and
+        `finish()` must be called at the end for the last one.
     """
 
     game: str
     locate: Callable[[np.ndarray], BoardLocation] | None = None
     read: Callable[..., BoardReading] = read_pieces
     settle: SettleSettings = field(default_factory=SettleSettings)
+    read_in_background: bool = False
 
     def __post_init__(self) -> None:
         if self.locate is None:
@@ -129,6 +135,11 @@ class BoardAnalyzer:
         self._read_frame: np.ndarray | None = None  # full frame of the last reading events were drawn from
         self._empty_hole: np.ndarray | None = None  # crokinole: the 20-hole as it looked empty
         self._hole_was_full = False
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="read") if self.read_in_background else None
+        self._pending: tuple[Future, Frame, Motion | None] | None = None  # a reading under way
+        self._unread: Motion | None = None  # the movement before a settled view that could not be read
+        self._done: AnalysisStep | None = None  # a reading concluded, to go out with this frame's step
+        self._opening: Frame | None = None  # the first frame the board was found in, until a reading
 
     @property
     def board(self) -> BoardModel | None:
@@ -140,6 +151,27 @@ class BoardAnalyzer:
             self._inferer = EventInferer(self.game, pocket_centres_mm=pocket_centres_mm(self._board))
 
     def update(self, frame: Frame) -> AnalysisStep:
+        step = self._update(frame)
+        if self._pending is not None and self._done is None and self._pending[0].done():
+            self._conclude()
+        return self._with_done(step)
+
+    def finish(self) -> AnalysisStep | None:
+        """Wait for a reading still under way; the step with its observations, if any."""
+        self._conclude()
+        if self._reader is not None:
+            self._reader.shutdown()
+        if self._done is None:
+            return None
+        return self._with_done(AnalysisStep(self._done.frame_index, self._done.t_s, True, True))
+
+    def _with_done(self, step: AnalysisStep) -> AnalysisStep:
+        if self._done is None:
+            return step
+        done, self._done = self._done, None
+        return replace(step, reading=done.reading, observations=done.observations, homography=done.homography)
+
+    def _update(self, frame: Frame) -> AnalysisStep:
         if self._tracker is None and not self._find_board(frame):
             return AnalysisStep(frame.index, frame.t_s, False, False)
         self._frames_since_track += 1
@@ -173,6 +205,7 @@ class BoardAnalyzer:
         if not location.found:
             return False
         self._board = load_board(location.game, location.model)
+        self._opening = frame
         self._tracker = BoardTracker(self.locate)
         self._tracker.reset(location, frame.image)
         self._inferer = EventInferer(self.game, pocket_centres_mm=pocket_centres_mm(self._board))
@@ -180,6 +213,7 @@ class BoardAnalyzer:
         return True
 
     def _set_view(self, homography: np.ndarray, image_shape: tuple[int, int]) -> None:
+        self._conclude()  # a reading under way belongs to the view it was taken in
         previous = self._homography
         self._empty_hole = None  # the hole's pixels moved with the board
         self._homography = np.array(homography, float)
@@ -228,9 +262,14 @@ class BoardAnalyzer:
             self._gate.hold()  # not read: settle afresh once the board is found again
             return held
         self._settled_frame = frame.image
-        reading = self.read(frame.image, homography=self._homography, board=self._board)
-        if reading.hidden_share > MAX_HIDDEN_SHARE:
-            return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
+        self._conclude()  # readings are concluded in order: the last read view is the one to compare with
+        opening, self._opening = self._opening, None
+        if opening is not None and segment.strike_s is not None and not self._inferer.started:
+            # Play began before the board ever settled (the video starts with a hand over it):
+            # the board as first seen is the layout the first stroke changed.
+            self._pending = (_Done(self.read(opening.image, homography=self._homography, board=self._board)),
+                             opening, None)
+            self._conclude()
         hole_filled = self._hole_filled(frame.image)
         motion = None
         if segment.start_s is not None:
@@ -239,13 +278,50 @@ class BoardAnalyzer:
                 unchanged = partial(spots_unchanged, self._read_frame, frame.image, homography=self._homography)
             motion = Motion(segment.start_s, segment.strike_s(), tuple(self._pockets.activity()), hole_filled,
                             unchanged, self._ditch.landings() if self._ditch is not None else ())
-        observations = self._inferer.settled(reading, frame.t_s, motion)
-        self._read_frame = frame.image
         self._segment = _Segment()
         self._pockets.reset()
         if self._ditch is not None:
             self._ditch.reset()
-        return AnalysisStep(frame.index, frame.t_s, True, True, reading, tuple(observations), self._homography)
+        homography, board = self._homography.copy(), self._board
+        if self._reader is None:
+            self._pending = (_Done(self.read(frame.image, homography=homography, board=board)), frame, motion)
+            self._conclude()
+        else:
+            self._pending = (self._reader.submit(self.read, frame.image, homography=homography, board=board),
+                             frame, motion)
+        return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
+
+    def _conclude(self) -> None:
+        """Turn the reading under way (waiting for it) into observations."""
+        if self._pending is None:
+            return
+        future, frame, motion = self._pending
+        self._pending = None
+        reading = future.result()
+        if self._unread is not None:
+            motion = self._unread.followed_by(motion)
+        if reading.hidden_share > MAX_HIDDEN_SHARE:
+            self._unread = motion  # what moved counts towards the next reading
+            return
+        self._unread = None
+        observations = self._inferer.settled(reading, frame.t_s, motion)
+        self._read_frame = frame.image
+        if self._done is not None:
+            observations = list(self._done.observations) + observations
+        self._done = AnalysisStep(frame.index, frame.t_s, True, True, reading, tuple(observations), self._homography)
+
+
+@dataclass(frozen=True)
+class _Done:
+    """A reading taken at once, shaped like one from the background thread."""
+
+    value: BoardReading
+
+    def done(self) -> bool:
+        return True
+
+    def result(self) -> BoardReading:
+        return self.value
 
 
 def spots_unchanged(before: np.ndarray, after: np.ndarray, centres_mm: np.ndarray, radii_mm: np.ndarray, *,

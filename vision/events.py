@@ -74,6 +74,21 @@ class Motion:
     unchanged: SpotCheck | None = None  # the image's word on whether a piece's spot changed
     ditch: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) where something landed in the ditch
 
+    def followed_by(self, later: Motion | None) -> Motion:
+        """This movement and a `later` one as one (the settled view between them could not be read)."""
+        if later is None:
+            return self
+        pockets = {a.pocket: a for a in self.pockets}
+        for a in later.pockets:
+            before = pockets.get(a.pocket)
+            if before is not None:
+                peak = before if before.energy >= a.energy else a
+                a = PocketActivity(a.pocket, before.energy + a.energy, peak.peak_t_s)
+            pockets[a.pocket] = a
+        strike_s = self.strike_s if self.strike_s is not None else later.strike_s
+        return Motion(self.start_s, strike_s, tuple(pockets[i] for i in sorted(pockets)),
+                      self.hole_filled or later.hole_filled, later.unchanged, self.ditch + later.ditch)
+
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
         if self.unchanged is None or not places:
@@ -133,6 +148,11 @@ class EventInferer:
         self._twenties: dict[str, int] = {}
         self._started = False
         self._last_shot: str | None = None  # crokinole: the colour of the last shot
+
+    @property
+    def started(self) -> bool:
+        """Whether a first reading has been taken (the layout later ones are compared with)."""
+        return self._started
 
     def kinds_on_board(self) -> dict[str, int]:
         """Confirmed pieces per voted kind (what the board holds, as far as vision knows)."""

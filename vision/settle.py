@@ -7,7 +7,10 @@ Cheap measures on a small copy of each frame:
   i.e. pieces moving on their own rather than a hand (used to time a stroke);
 - occlusion: the rim around the playing surface (the frame, where pieces never
   lie) changed since the last settled view in one large patch: an arm reaching
-  in. A light change alters the whole rim alike and is divided out first.
+  in. A light change alters the whole rim alike and is divided out first. When
+  the patch looks like the rest of the rim now and unlike it then, the arm was
+  in the settled view (e.g. the video began with a hand over the board) and
+  that view is replaced.
 
 A board counts as settled once it has been still and unoccluded for `settle_s`;
 the first such frame is the one to read. A change of the rim that stays perfectly
@@ -227,8 +230,18 @@ class SettleGate:
         needed = self.settings.arm_rim_fraction * self._rim_px
         if cv2.countNonZero(patch) < needed:
             return False  # too few changed pixels for any one patch to be an arm
-        count, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
-        return count > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= needed
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
+        if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < needed:
+            return False
+        # Which view has the arm? The one where the patch does not look like the rest of the rim:
+        # a view settled with an arm in it (a video starting mid-stroke) is replaced, not obeyed.
+        changed = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        unlike_now = np.abs(small[changed].astype(np.float32) - level).max(axis=1).mean()
+        unlike_before = np.abs(self._reference[changed].astype(np.float32) - self._reference_level).max(axis=1).mean()
+        if unlike_now < 0.5 * unlike_before:
+            self._set_reference(small)
+            return False
+        return True
 
     def _set_reference(self, small: np.ndarray) -> None:
         self._reference = small

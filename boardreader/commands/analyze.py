@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     source = open_source(args.video)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    analysis = AnalysisRun(args.game, match, out=out, annotate=args.annotate)
+    analysis = AnalysisRun(args.game, match, out=out, annotate=args.annotate, read_in_background=True)
     total = getattr(source, "report").expected_frames
     with tqdm(total=total, unit="frame", disable=None, file=sys.stderr, desc=Path(args.video).name) as bar:
         try:
