@@ -1,7 +1,11 @@
+import cv2
 import numpy as np
 import pytest
 
+from calibration.geometry import load_board
+
 from tests.vision import scripted_video
+from vision.pockets import DitchWatch, board_masks
 from vision.settle import SettleGate, SettleSettings
 from vision.sources import VideoFileSource
 
@@ -66,3 +70,26 @@ def test_a_light_change_is_divided_out_and_does_not_hold_the_board():
         t += 1 / 30
     assert settled_after_s is not None
     assert settled_after_s <= SettleSettings().settle_s + 0.1
+
+
+def test_a_disc_landing_in_the_crokinole_ditch_is_timed_in_its_sector():
+    board = load_board("crokinole")
+    size = 800
+    homography = np.array([[0.5, 0, size / 2], [0, 0.5, size / 2], [0, 0, 1.0]])  # board mm -> px
+    surface, rim = board_masks(homography, board=board, image_shape=(size, size))
+    gate = SettleGate(board_mask=surface, rim_mask=rim)
+    ditch = DitchWatch(homography, board=board, shrink=gate.shrink, image_shape=(size, size))
+    empty = np.full((size, size, 3), 150, np.uint8)
+    ditch_r_px = 0.5 * (board.surface_radius_mm + board.ditch_width_mm / 2)
+    landed = empty.copy()
+    bearing = np.pi / 24  # the middle of a sector
+    at = (round(size / 2 + ditch_r_px * np.cos(bearing)), round(size / 2 + ditch_r_px * np.sin(bearing)))
+    cv2.circle(landed, at, 8, (40, 40, 40), -1)  # in the ditch
+    cv2.circle(landed, (size // 2, size // 2 + 60), 8, (240, 240, 240), -1)  # another disc rolls on the surface
+    for i, image in enumerate([empty, empty, landed, landed]):
+        gate.update(image, i / 30)
+        ditch.update(gate.free_change, i / 30)
+    landings = ditch.landings()
+    assert len(landings) == 1
+    t_s, angle = landings[0]
+    assert t_s == 2 / 30 and abs(angle - bearing) < 1e-6
