@@ -7,6 +7,7 @@ import numpy as np
 
 from calibration.geometry import BoardModel, CrokinoleBoard
 from vision.classify_pieces import Classes, classify_pieces
+from vision.detect_hole import disc_in_hole
 from vision.detect_occluders import covered, find_covers
 from vision.detect_pieces import detect_pieces, on_surface, piece_sizes, printed_discs_mm
 from vision.frames import validate_image
@@ -29,6 +30,12 @@ def piece_thickness_mm(board: BoardModel) -> float:
     if isinstance(board, CrokinoleBoard):
         return board.disc_thickness_mm
     return PIECE_THICKNESS_MM[board.game]
+
+
+def _hole_overhung(centres_mm: np.ndarray, board: CrokinoleBoard) -> bool:
+    """True when a disc on the surface lies over part of the 20-hole (leaning into it): the hole cannot be seen."""
+    reach = board.hole_diameter_mm / 2 + board.disc_diameter_mm / 2 - 4.0
+    return bool(len(centres_mm)) and bool(np.min(np.hypot(centres_mm[:, 0], centres_mm[:, 1])) < reach)
 
 
 def _visible_share(image: np.ndarray, homography: np.ndarray, view_size: int, *, board: BoardModel,
@@ -55,7 +62,7 @@ def _visible_share(image: np.ndarray, homography: np.ndarray, view_size: int, *,
 def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
                 samples_lab: dict[str, np.ndarray] | None = None,
                 px_per_mm: float = DEFAULT_PX_PER_MM,
-                review_tolerance_mm: float = REVIEW_TOLERANCE_MM) -> BoardReading:
+                review_tolerance_mm: float = REVIEW_TOLERANCE_MM, look_in_hole: bool = False) -> BoardReading:
     """Every piece on the playing surface of a located board, classified and (crokinole) scored.
 
     Parameters
@@ -68,6 +75,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     samples_lab : optional per-table colour samples, kind -> 8-bit Lab (a table profile).
     px_per_mm : scale of the rectified view the pieces are found in.
     review_tolerance_mm : crokinole discs closer than this to a line are flagged `needs_review`.
+    look_in_hole : crokinole: count a disc seen lying flat in the 20-hole in `twenties` (a still; video
+        analysis tells 20s from the hole's change between settled frames and leaves this off).
 
     Returns
     -------
@@ -88,6 +97,12 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
                          piece_radius_mm=piece_sizes(board)[0].radius_mm)
     found = found.filter(~covered(covers, view, found.centres_mm, found.radii_mm))
     twenties: dict[str, int] = {}
+    if look_in_hole and isinstance(board, CrokinoleBoard) and not _hole_overhung(found.centres_mm, board):
+        chroma = np.hypot(found.colour_lab[:, 1] - 128, found.colour_lab[:, 2] - 128)
+        in_hole = disc_in_hole(image, homography=homography, board=board,
+                               team_chroma=float(chroma.max()) if len(chroma) else None)
+        if in_hole is not None:
+            twenties[in_hole.kind] = 1
     classes = classify_pieces(found, board=board, samples_lab=samples_lab)
     # The outline seen stands above the board; the rules judge where the piece stands.
     camera = camera_above(homography, image_size=(image.shape[1], image.shape[0]))

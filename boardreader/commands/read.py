@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
         samples = {kind: lab_of_bgr(bgr) for kind, bgr in profile.get("piece_colours_bgr", {}).items()}
         reading = read_pieces(image, homography=location.homography, board=load_board(args.game, location.model),
-                              samples_lab=samples or None)
+                              samples_lab=samples or None, look_in_hole=True)
     document = reading_document(args.game, location, reading)
     if args.annotate:
         import cv2
