@@ -39,6 +39,7 @@ from vision.sources import Frame, LiveSource, SourceError, VideoFileSource, open
 
 STATUS_EVERY_S = 0.5
 MAX_BEHIND_S = 1.0  # live analysis runs at most this far behind its camera; older frames are skipped
+MIN_FRAME_STEP_S = 1e-3  # pushed frames' times strictly increase by at least this
 FPS_WINDOW_S = 2.0
 #: Exit codes the service tells apart: the source could not be opened; anything else failed.
 EXIT_SOURCE = 3
@@ -112,8 +113,9 @@ class PushedFrames:
     def __init__(self, inbox: Inbox):
         self.inbox = inbox
         self.undecodable = 0
-        self._first_received_s: float | None = None
         self.t0_epoch_s: float | None = None
+        self._offset_s = 0.0  # added to the camera's times, so that they keep increasing across its restarts
+        self._last_t_s: float | None = None
 
     def frames(self, *, idle_s: float) -> Iterator[Frame | None]:
         """Frames as they come; None every `idle_s` without one (so the caller can report)."""
@@ -123,18 +125,25 @@ class PushedFrames:
             if pushed is None:
                 yield None
                 continue
-            jpeg, t_s, received_s = pushed
+            jpeg, camera_t_s, received_s = pushed
             image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
             if image is None:
                 self.undecodable += 1
                 continue
-            if t_s is None:
-                if self._first_received_s is None:
-                    self._first_received_s = received_s
-                    self.t0_epoch_s = received_s
-                t_s = received_s - self._first_received_s
-            yield Frame(index, float(t_s), image)
+            yield Frame(index, self.frame_time_s(camera_t_s, received_s), image)
             index += 1
+
+    def frame_time_s(self, camera_t_s: float | None, received_s: float) -> float:
+        """The frame's time on one increasing timeline: the camera's, else its arrival's."""
+        if self.t0_epoch_s is None:
+            self.t0_epoch_s = received_s
+        t_s = (received_s - self.t0_epoch_s if camera_t_s is None else camera_t_s) + self._offset_s
+        if self._last_t_s is not None and t_s <= self._last_t_s:
+            # The camera restarted its clock (or switched to none): carry on just after the last frame.
+            self._offset_s += self._last_t_s - t_s + MIN_FRAME_STEP_S
+            t_s = self._last_t_s + MIN_FRAME_STEP_S
+        self._last_t_s = t_s
+        return float(t_s)
 
 
 class CameraBuffer:
