@@ -301,8 +301,11 @@ def run_real(args) -> None:
                         annotate_reading(image, document, homography=location.homography))
 
 
-def hole_still(seed: int, kind: str | None, *, resolution: tuple[int, int]):
-    """(undistorted image, homography) of a crokinole still with `kind`'s disc lying flat in the 20-hole (or none)."""
+def hole_still(seed: int, kind: str | None, *, resolution: tuple[int, int], difficulty: str | None = None):
+    """(undistorted image, homography) of a crokinole still with `kind`'s disc lying flat in the 20-hole (or none).
+
+    The difficulty cycles with the seed unless given.
+    """
     import dataclasses
 
     from simulation.film import camera_report, film_still
@@ -310,7 +313,7 @@ def hole_still(seed: int, kind: str | None, *, resolution: tuple[int, int]):
     from simulation.scene import PieceState
 
     board = load_board("crokinole")
-    difficulty = DIFFICULTIES[seed % len(DIFFICULTIES)]
+    difficulty = difficulty or DIFFICULTIES[seed % len(DIFFICULTIES)]
     timeline, _ = still_scene(board, seed=seed)
     frame = timeline.frames[-1]
     # A disc leaning over the hole hides it (the reader then does not judge it): left out here.

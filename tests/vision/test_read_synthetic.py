@@ -66,31 +66,16 @@ def test_an_empty_board_reads_empty():
     assert reading.round_score() == {"light": 0, "dark": 0}
 
 
-def _hole_still(seed: int, kind: str | None):
-    """A crokinole still with `kind`'s disc lying flat in the 20-hole (none leaning over it)."""
-    import dataclasses
-
-    from simulation.scene import PieceState
+def test_a_light_disc_in_the_hole_scores_twenty_and_an_empty_hole_none():
+    from bench.read import hole_still
 
     board = load_board("crokinole")
-    timeline, _ = still_scene(board, seed=seed)
-    frame = timeline.frames[-1]
-    clear = board.hole_diameter_mm / 2 + board.disc_diameter_mm / 2
-    pieces = [p for p in frame.pieces if p.status != "hole" and np.hypot(p.x_mm, p.y_mm) > clear]
-    if kind:
-        pieces.append(PieceState(len(frame.pieces), kind, 0.0, 0.0, board.disc_diameter_mm / 2, status="hole"))
-    image, homography = film_still(dataclasses.replace(frame, pieces=tuple(pieces)), board=board, seed=seed,
-                                   difficulty="clean", resolution=RESOLUTION)
-    return image, homography, board
-
-
-def test_a_light_disc_in_the_hole_scores_twenty_and_an_empty_hole_none():
-    image, homography, board = _hole_still(61008, "light")
+    image, homography = hole_still(61008, "light", resolution=RESOLUTION, difficulty="clean")
     reading = read_pieces(image, homography=homography, board=board, look_in_hole=True)
     assert reading.twenties == {"light": 1}
     surface = sum(p.zone for p in reading.pieces if p.kind == "light")
     assert reading.round_score()["light"] == surface + 20
     # Video analysis tells 20s by the hole's change and leaves the look off.
     assert read_pieces(image, homography=homography, board=board).twenties == {}
-    image, homography, board = _hole_still(61004, None)
+    image, homography = hole_still(61004, None, resolution=RESOLUTION, difficulty="clean")
     assert read_pieces(image, homography=homography, board=board, look_in_hole=True).twenties == {}
