@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from calibration.geometry import DEFAULT_MODELS, GAMES, available_models, load_board
+from calibration.markers import frame_markers
 from vision.board_location import BoardLocation
 from vision.frames import validate_image
+from vision.homography import image_to_board, project
+from vision.localise_markers import find_markers, marker_fit, marker_location
 
 
 CLEARLY_BETTER = 0.8
 """A later model must fit with at most this share of the current best's error to replace it."""
 GOOD_ENOUGH_MM = 0.5
 """A fit this close needs no other model tried: no model could be clearly better."""
+MARKER_AGREEMENT_MM = 15.0
+"""The printed lines' fit is kept over the markers' when it moves no board point further than this
+(markers on a raised frame sit a little off the playing surface's plane)."""
 
 
 def locate_board(
-    image: np.ndarray, *, game: str, models: Sequence[str] | None = None
+    image: np.ndarray, *, game: str, models: Sequence[str] | None = None, markers: bool = True
 ) -> BoardLocation:
     """Find the board of `game` in a BGR frame.
 
@@ -31,6 +40,9 @@ def locate_board(
         shipped model of the game is tried, the game's default first, and a
         later one kept only when its fit is clearly better, so a board whose
         lines differ from the tournament default is still found.
+    markers : bool
+        Look for ArUco markers on the frame (`calibration.markers`); when at
+        least two are seen they place the board and its lines only refine it.
 
     Returns
     -------
@@ -46,6 +58,10 @@ def locate_board(
     if game not in GAMES:
         raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
     image = validate_image(image)
+    detections = None
+    if markers:
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        detections = find_markers(gray, dictionary=frame_markers(load_board(game)).dictionary)
     # the game's default model first; another replaces it only when clearly better, as boards
     # of one game often share their proportions and differ only in size, which one photo cannot tell
     candidates = list(models) if models else sorted(available_models(game), key=lambda m: m != DEFAULT_MODELS[game])
@@ -53,6 +69,13 @@ def locate_board(
     starts = {}
     for model in candidates:
         board = load_board(game, model)
+        fit = marker_fit(detections, frame_markers(board)) if detections is not None and len(detections) else None
+        if fit is not None:
+            # the markers place the board: the printed lines refine it, nothing is searched
+            location = _from_markers(image, board, *fit)
+            if best is None or (location.error_mm < CLEARLY_BETTER * best.error_mm):
+                best = location
+            continue
         extra = {}
         if game == "crokinole":
             from vision.localise_crokinole import coarse_start
@@ -71,6 +94,41 @@ def locate_board(
         if best.found and best.error_mm <= GOOD_ENOUGH_MM:
             break
     return best
+
+
+def _from_markers(image: np.ndarray, board, homography: np.ndarray, landmarks) -> BoardLocation:
+    """The board refined on its printed lines from the markers' homography, in the markers' own
+    orientation; when the lines do not confirm it within `MARKER_AGREEMENT_MM`, the markers' fit
+    alone if every marker is seen, else not found."""
+    if board.game == "crokinole":
+        from vision.localise_crokinole import CoarseStart, locate_crokinole
+
+        tries = [locate_crokinole(image, board=board, start=CoarseStart(homography, polarity)) for polarity in ("dark", "bright")]
+    else:
+        from vision.localise_square import locate_square_board
+
+        tries = [locate_square_board(image, board=board, start=homography)]
+    extent = 0.8 * (board.surface_radius_mm if board.game == "crokinole" else board.half_side_mm)
+    probe_mm = np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [0.0, 0.0]]) * extent
+    expected_px = project(homography, probe_mm)
+    for location in tries:
+        if not location.found:
+            continue
+        # the locators turn a symmetric board to the image axes; the markers know its true turn
+        turned = min((location.homography @ _quarter_turn(k) for k in range(4)),
+                     key=lambda h: float(np.abs(project(h, probe_mm) - expected_px).max()))
+        disagreement_mm = float(np.max(np.linalg.norm(image_to_board(turned, expected_px) - probe_mm, axis=1)))
+        if disagreement_mm <= MARKER_AGREEMENT_MM:
+            return replace(location, homography=turned)
+    # a few small markers leave the perspective loose: alone, only all of them place the board
+    if len(set(landmarks.names)) == 4 * len(frame_markers(board).ids):
+        return marker_location(board, homography, landmarks)
+    return next((t for t in tries if not t.found), tries[0])
+
+
+def _quarter_turn(k: int) -> np.ndarray:
+    c, s = round(math.cos(k * math.pi / 2)), round(math.sin(k * math.pi / 2))
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
 
 
 def _locator(game: str):

@@ -348,7 +348,8 @@ def _disc_offsets() -> np.ndarray:
 
 
 def locate_square_board(
-    image: np.ndarray, *, board: CarromBoard | CouronneBoard, settings: SquareSettings = SquareSettings()
+    image: np.ndarray, *, board: CarromBoard | CouronneBoard, settings: SquareSettings = SquareSettings(),
+    start: np.ndarray | None = None,
 ) -> BoardLocation:
     """Find a carrom or couronne board in a BGR frame.
 
@@ -357,6 +358,9 @@ def locate_square_board(
     image : (H, W, 3) uint8 ndarray
     board : CarromBoard or CouronneBoard
     settings : SquareSettings
+    start : (3, 3) ndarray, optional
+        A board mm -> image px homography known to be close (e.g. from frame markers):
+        no search, the printed lines only refine it.
 
     Returns
     -------
@@ -367,6 +371,9 @@ def locate_square_board(
     # fast: quadrilaterals the frame, surface and line pattern outline, each read as several of the
     # board's squares; slow (when that finds nothing): profiles and sweeps of the printed lines
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if start is not None:
+        known = _Start(np.asarray(start, np.float64), "", float(np.sqrt(abs(np.linalg.det(start[:2, :2])))))
+        return _fit_from_starts(gray, board, prims, [known], settings, prescreen=True)
     quick = _fit_from_starts(gray, board, prims, _quad_starts(gray, board=board, settings=settings), settings, prescreen=True)
     if quick is not None and quick.found:
         return quick
