@@ -124,6 +124,24 @@ def test_two_file_tables_at_once_store_the_strokes_and_feed_them_live(live_serve
             assert event["analysed_epoch_s"] <= event["stored_epoch_s"]
 
 
+def test_a_file_table_resumes_where_its_events_stopped(http, clip, found):
+    """A restarted worker (or service) carries on from the stored position: no stroke is scored twice."""
+    match_id = http.post("/api/matches", json=MATCH).json()["id"]
+    table_id = new_table(http, source=str(clip / "video.mp4"), match_id=match_id, realtime=False, live=False)
+    assert http.get(f"/api/tables/{table_id}/status").json()["state"] == "stopped"
+    full = http.post(f"/api/tables/{table_id}/start").json()
+    assert full["state"] in ("starting", "running", "ended")
+    ended = wait_status(http, table_id, lambda s: s["state"] == "ended")
+    first_settled_s = ended["recent_events"][0]["frame_t_s"]
+    assert http.get(f"/api/tables/{table_id}").json()["position_s"] == ended["last_event"]["frame_t_s"]
+    http.post(f"/api/tables/{table_id}/start")  # from the stored position: the end is near, nothing new
+    wait_status(http, table_id, lambda s: s["state"] == "ended")
+    assert logged_strokes(http, match_id) == found
+    http.post(f"/api/tables/{table_id}/start", json={"from_s": first_settled_s})  # replay the second stroke
+    wait_status(http, table_id, lambda s: s["state"] == "ended")
+    assert logged_strokes(http, match_id) == found + found[1:]
+
+
 def clip_jpegs(clip: Path) -> list[tuple[float, bytes]]:
     # Near-lossless, so that the analyzer sees what it saw in the file: at quality 95 and below the pocket
     # watch has missed the first stroke's black in this clip (a vision matter, not the transport's).
