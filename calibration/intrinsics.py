@@ -10,6 +10,10 @@ import cv2
 import numpy as np
 
 
+_MAPS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+"""Undistortion remap tables by camera and frame size (a video's frames share one)."""
+
+
 class CalibrationError(ValueError):
     """The images do not allow a camera calibration (too few views of the board)."""
 
@@ -86,6 +90,28 @@ class CameraIntrinsics:
             return cls.from_json(json.loads(Path(path).read_text()))
         except json.JSONDecodeError as error:
             raise ValueError(f"{path}: not JSON ({error})") from None
+
+    def for_size(self, size: tuple[int, int]) -> "CameraIntrinsics":
+        """The same camera for frames resized to ``size`` (width, height): its matrix scaled to match."""
+        sx, sy = size[0] / self.image_size[0], size[1] / self.image_size[1]
+        matrix = np.diag([sx, sy, 1.0]) @ np.asarray(self.camera_matrix, np.float64)
+        return CameraIntrinsics(matrix, np.asarray(self.dist_coeffs, np.float64), (int(size[0]), int(size[1])), self.rms_px, self.views)
+
+    def undistort_image(self, image: np.ndarray) -> np.ndarray:
+        """The frame as an ideal pinhole camera with the same matrix would see it (any frame size:
+        the matrix is scaled to it); the remap tables are built once per camera and size."""
+        height, width = image.shape[:2]
+        key = (np.asarray(self.camera_matrix, np.float64).tobytes(), np.asarray(self.dist_coeffs, np.float64).tobytes(),
+               tuple(self.image_size), (width, height))
+        if key not in _MAPS:
+            camera = self.for_size((width, height))
+            if len(_MAPS) >= 8:
+                _MAPS.pop(next(iter(_MAPS)))
+            _MAPS[key] = cv2.initUndistortRectifyMap(
+                camera.camera_matrix, camera.dist_coeffs, None, camera.camera_matrix, (width, height), cv2.CV_16SC2
+            )
+        map_xy, map_fraction = _MAPS[key]
+        return cv2.remap(image, map_xy, map_fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def undistort_points(self, points_px: np.ndarray) -> np.ndarray:
         """Map distorted image pixels to the pixels of an ideal pinhole camera with the same matrix."""

@@ -58,6 +58,9 @@ class BoardLocation:
         The detected features the fit used (inliers).
     reason : str
         Why the board was not found, or "" when it was.
+    lens_corrected : bool
+        True when the frame was undistorted with camera intrinsics first: the
+        homography then maps to the pixels of the undistorted frame.
     """
 
     found: bool
@@ -68,6 +71,7 @@ class BoardLocation:
     error_mm: float = float("inf")
     landmarks: Landmarks = field(default_factory=Landmarks)
     reason: str = ""
+    lens_corrected: bool = False
 
     def __post_init__(self) -> None:
         if self.found:
@@ -94,4 +98,5 @@ class BoardLocation:
             "game": self.game,
             "model": self.model,
             "landmarks": len(self.landmarks),
+            **({"lens_corrected": True} if self.lens_corrected else {}),
         }

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import DEFAULT_MODELS, GAMES, available_models, load_board
+from calibration.intrinsics import CameraIntrinsics
 from calibration.markers import frame_markers
 from vision.board_location import BoardLocation
 from vision.frames import validate_image
@@ -27,7 +28,8 @@ MARKER_AGREEMENT_MM = 15.0
 
 
 def locate_board(
-    image: np.ndarray, *, game: str, models: Sequence[str] | None = None, markers: bool = True
+    image: np.ndarray, *, game: str, models: Sequence[str] | None = None, markers: bool = True,
+    intrinsics: CameraIntrinsics | None = None,
 ) -> BoardLocation:
     """Find the board of `game` in a BGR frame.
 
@@ -43,6 +45,11 @@ def locate_board(
     markers : bool
         Look for ArUco markers on the frame (`calibration.markers`); when at
         least two are seen they place the board and its lines only refine it.
+    intrinsics : CameraIntrinsics, optional
+        The camera's calibration (`boardreader calibrate camera`): the frame is
+        undistorted first, so the printed lines are straight and the fit exact;
+        the homography then maps to the undistorted frame's pixels
+        (``lens_corrected`` is set).
 
     Returns
     -------
@@ -58,6 +65,8 @@ def locate_board(
     if game not in GAMES:
         raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
     image = validate_image(image)
+    if intrinsics is not None:
+        image = intrinsics.undistort_image(image)
     detections = None
     if markers:
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -93,7 +102,7 @@ def locate_board(
             best = location
         if best.found and best.error_mm <= GOOD_ENOUGH_MM:
             break
-    return best
+    return replace(best, lens_corrected=True) if intrinsics is not None and best.found else best
 
 
 def _from_markers(image: np.ndarray, board, homography: np.ndarray, landmarks) -> BoardLocation:

@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 from calibration.geometry import GAMES
-from calibration.intrinsics import CharucoSpec, calibrate_camera
+from calibration.intrinsics import CameraIntrinsics, CharucoSpec, calibrate_camera
 from calibration.profile import build_profile
 from vision.frames import image_size, load_image
 from vision.homography import normalised
@@ -38,7 +38,8 @@ def add_parser(subparsers) -> None:
     table.add_argument("--model", action="append", help="board model to try (repeatable); default: all of the game")
     table.add_argument("--piece", action="append", default=[], metavar="KIND=X_MM,Y_MM",
                        help="sample a piece's colour where it lies (repeatable)")
-    table.add_argument("--camera", default="", help="camera intrinsics JSON to record in the profile")
+    table.add_argument("--camera", default="",
+                       help="camera intrinsics JSON: the frame is undistorted first, and the path recorded in the profile")
     table.add_argument("--out", required=True, help="profile JSON to write")
     table.set_defaults(run=run_table)
 
@@ -66,9 +67,13 @@ def _pieces(specs: list[str]) -> dict[str, tuple[float, float]]:
 
 def run_table(args: argparse.Namespace) -> int:
     pieces = _pieces(args.piece)
+    intrinsics = CameraIntrinsics.load(args.camera) if args.camera else None
     full = load_image(args.frame)
     image = load_image(args.frame, max_side_px=WORKING_SIDE_PX) if max(full.shape[:2]) > WORKING_SIDE_PX else full
-    location = locate_board(image, game=args.game, models=args.model)
+    location = locate_board(image, game=args.game, models=args.model, intrinsics=intrinsics)
+    if intrinsics is not None:
+        # the homography is for the undistorted frame: sample the profile's colours there too
+        full = intrinsics.undistort_image(full)
     if not location.found:
         raise CalibrateError(f"{args.frame}: no {args.game} board found ({location.reason})")
     full_width, _ = image_size(args.frame)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from boardreader.cli import main
+from calibration.intrinsics import CameraIntrinsics
 from calibration.profile import TableProfile
 from vision.homography import project
 
@@ -30,6 +31,16 @@ def test_locate_prints_the_board_and_draws_it(tmp_path, capsys):
 
 
 @needs_realdata
+def test_locate_with_a_camera_file_undistorts_first(tmp_path, capsys):
+    camera = tmp_path / "camera.json"
+    CameraIntrinsics(np.array([[600.0, 0, 320], [0, 600.0, 240], [0, 0, 1]]), np.array([-0.02, 0, 0, 0, 0]),
+                     (640, 480), 0.3, 5).save(camera)
+    assert main(["locate", str(PHOTO), "--game", "carrom", "--model", "icf", "--camera", str(camera)]) == 0
+    board = json.loads(capsys.readouterr().out)["board"]
+    assert board["found"] and board["lens_corrected"]
+
+
+@needs_realdata
 def test_calibrate_table_writes_a_profile(tmp_path, capsys):
     out = tmp_path / "table.json"
     code = main(["calibrate", "table", str(PHOTO), "--game", "carrom", "--model", "icf", "--out", str(out),
@@ -48,6 +59,8 @@ def test_calibrate_table_writes_a_profile(tmp_path, capsys):
         (["calibrate", "table", "{blank}", "--game", "crokinole", "--out", "{out}"], "no crokinole board found"),
         (["calibrate", "camera", "{blank}", "--out", "{out}"], "ChArUco board was found in 0 of 1"),
         (["calibrate", "camera", "{blank}", "--squares", "seven", "--out", "{out}"], "--squares"),
+        (["locate", "{blank}", "--game", "carrom", "--camera", "{bad}"], "not JSON"),
+        (["calibrate", "table", "{blank}", "--game", "carrom", "--camera", "{blank_json}", "--out", "{out}"], "camera file"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
@@ -57,7 +70,9 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
     bad.write_text("not an image")
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
-    paths = {"bad": str(bad), "blank": str(blank), "out": str(tmp_path / "out.json")}
+    blank_json = tmp_path / "camera.json"
+    blank_json.write_text("{}")
+    paths = {"bad": str(bad), "blank": str(blank), "blank_json": str(blank_json), "out": str(tmp_path / "out.json")}
     assert main([a.format(**paths) for a in argv]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
