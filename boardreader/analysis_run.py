@@ -48,6 +48,7 @@ class AnalysisRun:
         self.analyzer = BoardAnalyzer(game, locate=locate, read_in_background=read_in_background,
                                       **({"read": read} if read else {}))
         self.recorder = MatchRecorder(match)
+        self.analyzer.first_shooter = self.recorder.first_shooter_colour()
         self.observations: list[Observation] = []
         self.frames = 0
         self.board_found = False
@@ -87,6 +88,7 @@ class AnalysisRun:
         self._write_log(entries)
         if entries and self.recorder.board_changed(before):
             # A new board, round or game: the pieces are set up afresh, not moved by a stroke.
+            self.analyzer.first_shooter = self.recorder.first_shooter_colour()
             self.analyzer.new_board()
 
     def _write_log(self, entries: list[dict[str, Any]]) -> None:

@@ -104,6 +104,14 @@ class MatchRecorder:
             "off_board": {"own": sum(p == turn for p in off), "opponent": sum(p not in (turn, stroke_piece) for p in off)},
         }
 
+    def first_shooter_colour(self) -> str | None:
+        """Crokinole: the colour that shoots first in the current round (None for other games)."""
+        if self.game != "crokinole":
+            return None
+        sides = list(self.colour_side.values())
+        starter = self.result["live"].get("starter") or sides[0]
+        return next((colour for colour, side in self.colour_side.items() if side == starter), None)
+
     def _shooter(self) -> str:
         sides = list(self.colour_side.values())
         starter = self.result["live"].get("starter") or sides[0]

@@ -109,6 +109,8 @@ class BoardAnalyzer:
         Read settled frames on a second thread while the next frames are gated; a
         reading's observations then come with a later frame's step (in order), and
         `finish()` must be called at the end for the last one.
+    first_shooter : str, optional
+        Crokinole: the colour that shoots first on the next board, as the match knows it.
     """
 
     game: str
@@ -116,6 +118,7 @@ class BoardAnalyzer:
     read: Callable[..., BoardReading] = read_pieces
     settle: SettleSettings = field(default_factory=SettleSettings)
     read_in_background: bool = False
+    first_shooter: str | None = None  # crokinole: the colour shooting first on each new board (set by the match)
 
     def __post_init__(self) -> None:
         if self.locate is None:
@@ -145,10 +148,14 @@ class BoardAnalyzer:
     def board(self) -> BoardModel | None:
         return self._board
 
+    def _new_inferer(self) -> EventInferer:
+        return EventInferer(self.game, pocket_centres_mm=pocket_centres_mm(self._board),
+                            first_shooter=self.first_shooter)
+
     def new_board(self) -> None:
         """The pieces are set up afresh (a new board or round): the next settled reading starts over."""
         if self._board is not None:
-            self._inferer = EventInferer(self.game, pocket_centres_mm=pocket_centres_mm(self._board))
+            self._inferer = self._new_inferer()
 
     def update(self, frame: Frame) -> AnalysisStep:
         step = self._update(frame)
@@ -208,7 +215,7 @@ class BoardAnalyzer:
         self._opening = frame
         self._tracker = BoardTracker(self.locate)
         self._tracker.reset(location, frame.image)
-        self._inferer = EventInferer(self.game, pocket_centres_mm=pocket_centres_mm(self._board))
+        self._inferer = self._new_inferer()
         self._set_view(location.homography, frame.image.shape[:2])
         return True
 

@@ -138,16 +138,21 @@ class EventInferer:
     ----------
     game : {"carrom", "crokinole", "couronne"}
     pocket_centres_mm : centres of the pockets (or the 20-hole), as PocketWatch numbers them.
+    first_shooter : crokinole: the colour that shoots first, when the match knows it.
     """
 
-    def __init__(self, game: str, *, pocket_centres_mm: tuple[tuple[float, float], ...]):
+    def __init__(self, game: str, *, pocket_centres_mm: tuple[tuple[float, float], ...],
+                 first_shooter: str | None = None):
         self.game = game
         self._pockets_mm = np.array(pocket_centres_mm, float)
         self._tracks: list[_Track] = []
         self._ids = count()
         self._twenties: dict[str, int] = {}
         self._started = False
-        self._last_shot: str | None = None  # crokinole: the colour of the last shot
+        # Crokinole: the colour of the last shot (as if before the first one, when its shooter is known).
+        self._last_shot: str | None = None
+        if first_shooter in CROKINOLE_COLOURS:
+            self._last_shot = CROKINOLE_COLOURS[1 - CROKINOLE_COLOURS.index(first_shooter)]
 
     @property
     def started(self) -> bool:
@@ -239,7 +244,8 @@ class EventInferer:
         if is_stroke and vanished:
             observations.append(self._stroke_piece_gone(busy, shot_t_s))
         if self.game == "crokinole" and motion.hole_filled:
-            observations.append(self._into_hole(missing, motion, shot_t_s))
+            shot_disc = self._last_shot if is_stroke and not new_tracks else None
+            observations.append(self._into_hole(missing, motion, shot_t_s, shot_disc))
         # Crokinole: when each disc landed in the ditch, if it was seen landing (after the strike).
         landings = [landing for landing in motion.ditch if motion.strike_s is None or landing[0] >= motion.strike_s]
         for track in missing:
@@ -342,8 +348,9 @@ class EventInferer:
             return Observation(best.peak_t_s, "pocketed", piece, best.pocket, confidence=0.8)
         return Observation(shot_t_s, "off_board", piece, confidence=0.5, needs_review=True)
 
-    def _into_hole(self, missing: list[_Track], motion: Motion, shot_t_s: float) -> Observation:
-        """A disc now lies in the hole: the vanished disc nearest to it, or the unseen shot disc.
+    def _into_hole(self, missing: list[_Track], motion: Motion, shot_t_s: float,
+                   shot_disc: str | None) -> Observation:
+        """A disc now lies in the hole: the vanished disc nearest to it, or the unseen shot disc (`shot_disc`).
 
         Seen in the hole region, not inferred from a disappearance; still held for review,
         since which disc it is rests on where the discs were.
@@ -351,7 +358,7 @@ class EventInferer:
         hole = next((a for a in motion.pockets if a.pocket == 0), None)
         when = hole.peak_t_s if hole is not None and hole.peak_t_s is not None else shot_t_s
         if not missing:
-            return Observation(when, "sunk_20", None, confidence=0.6, needs_review=True)
+            return Observation(when, "sunk_20", shot_disc, confidence=0.6, needs_review=True)
         nearest = min(missing, key=lambda t: np.hypot(t.x_mm, t.y_mm))
         missing.remove(nearest)
         self._tracks.remove(nearest)

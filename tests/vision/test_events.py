@@ -166,3 +166,13 @@ def test_crokinole_a_disc_knocked_off_is_timed_by_its_landing_in_the_ditch_and_t
     # The next shot leaves no disc on the board nor in the hole: dark's disc went to the ditch.
     observations = inf.settled(after, 5.0, Motion(3.0, 3.2, ditch=((3.9, 2.0),)))
     assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "dark", 3.2), ("off_board", "dark", 3.9)]
+
+
+def test_crokinole_a_shot_straight_into_the_hole_is_the_shooters_20_when_the_match_says_who_starts():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="dark")
+    inf.settled(reading(("light", 250, 0), game="crokinole"), 0.0, None)
+    same = reading(("light", 250, 0), game="crokinole")
+    observations = inf.settled(same, 2.0, Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_filled=True))
+    assert kinds(observations) == [("shot", "dark", None), ("sunk_20", "dark", None)]
+    assert kinds(inf.settled(reading(("light", 250, 0), ("light", 90, 40), game="crokinole"), 4.0,
+                             Motion(3.0, 3.1))) == [("shot", "light", None)]
