@@ -1,4 +1,5 @@
-// The referee console: live state, the event log with one-click review, operator input, undo, audit.
+// The referee console: live state, the event log with one-click review, operator input, undo, audit,
+// and the cameras (vision workers) of the tables playing the match.
 "use strict";
 
 const matchId = location.pathname.split("/").filter(Boolean).pop();
@@ -318,6 +319,35 @@ function drawBoard(state) {
     }
   }
 }
+
+// The tables whose cameras feed this match, and what their vision workers are doing.
+const CAMERAS_EVERY_MS = 2000;
+const CAMERA_DOWN = new Set(["failed", "restarting", "waiting", "no match"]);
+
+async function refreshCameras() {
+  try {
+    const tables = (await fetch("/api/tables").then((r) => r.json())).filter((t) => String(t.match_id) === matchId);
+    const statuses = await Promise.all(tables.map((t) => fetch(`/api/tables/${t.id}/status`).then((r) => r.json())));
+    const body = document.querySelector("#cameras tbody");
+    body.replaceChildren(...tables.map((table, i) => cameraRow(table, statuses[i])));
+  } catch (error) {
+    // The live badge already says when the service is unreachable; try again on the next round.
+  }
+}
+
+function cameraRow(table, status) {
+  const frames = status.alive ? `${status.frames} (${status.fps} fps)` : String(status.frames ?? "");
+  const last = status.last_event ? `#${status.last_event.seq} ${status.last_event.type}` : "";
+  const problems = [status.last_error, ...(status.held || []).map((held) => `held: ${held.reason || held.type}`)];
+  if (status.gaps && status.gaps.length) problems.push(`${status.gaps.length} camera drop-out(s)`);
+  const tr = row([`${table.name} (#${table.id})`, status.state, frames, last, problems.filter(Boolean).join("; ")]);
+  tr.dataset.table = table.id;
+  if (CAMERA_DOWN.has(status.state)) tr.className = "camera-down";
+  return tr;
+}
+
+refreshCameras();
+setInterval(refreshCameras, CAMERAS_EVERY_MS);
 
 boardreader.connectLive(matchId, renderState, (status) => {
   const badge = document.getElementById("status");

@@ -227,3 +227,19 @@ def test_console_carrom_operator_forms(browser, page_server, http, token, script
     state = http.get(f"/api/matches/{match_id}").json()
     assert page.inner_text("#score-0") == str(displayed_score(state, script.match["sides"][0]))
     page.close()
+
+
+def test_console_shows_the_cameras_of_the_match(browser, page_server, http, token, script):
+    match_id = new_match(http, script)
+    pushing = http.post("/api/tables", json={"name": "court 1", "game": script.match["game"], "match_id": match_id})
+    broken = http.post("/api/tables", json={"name": "court 2", "game": script.match["game"], "match_id": match_id,
+                                            "source": "/nowhere/court2.mp4"})
+    assert pushing.status_code == broken.status_code == 201
+    page = open_console(browser, page_server, match_id, token)
+    page.wait_for_selector(f"#cameras tr[data-table='{pushing.json()['id']}']:has-text('running')", timeout=8000)
+    down = page.wait_for_selector(f"#cameras tr.camera-down[data-table='{broken.json()['id']}']", timeout=5000)
+    assert "failed" in down.inner_text() and "no such video file: /nowhere/court2.mp4" in down.inner_text()
+    page.screenshot(path="/tmp/boardreader_referee_cameras.png", full_page=True)
+    for table in (pushing, broken):
+        http.delete(f"/api/tables/{table.json()['id']}")
+    page.close()
