@@ -135,9 +135,13 @@ class TableWorker:
         self.tell(("stop",))
 
     @property
-    def is_supervised(self) -> bool:
-        """Whether it still runs or will be restarted (not ended, not stopped)."""
-        return self._thread.is_alive()
+    def holds_a_slot(self) -> bool:
+        """Whether it counts against `max_workers`: supervised (not ended or stopped), and not waiting
+        for a source that cannot be opened (a missing file is retried without any process)."""
+        with self._lock:
+            process_alive = self._process is not None and self._process.is_alive()
+            waiting_for_source = self._status["state"] == "failed" and not process_alive
+        return self._thread.is_alive() and not waiting_for_source
 
     def stop(self) -> None:
         """Tell the worker to stop, terminate it if it does not, and end the supervision."""
@@ -341,7 +345,7 @@ class WorkerPool:
         return True
 
     def _running(self) -> int:
-        return sum(worker.is_supervised for worker in self._workers.values())
+        return sum(worker.holds_a_slot for worker in self._workers.values())
 
     def shutdown(self) -> None:
         """Stop every worker (all told at once, then each awaited)."""
