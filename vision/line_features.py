@@ -11,13 +11,19 @@ import cv2
 import numpy as np
 
 
-def dark_line_response(gray: np.ndarray, *, width_px: int = 9) -> np.ndarray:
+def _kernel(width_px: int, square: bool) -> np.ndarray:
+    """A disc of diameter `width_px`, or (several times cheaper to apply) a square of that side."""
+    return np.ones((width_px, width_px), np.uint8) if square else cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width_px, width_px))
+
+
+def dark_line_response(gray: np.ndarray, *, width_px: int = 9, square: bool = False) -> np.ndarray:
     """Relative darkness of thin structures narrower than `width_px`.
 
     Returns a float32 image in [0, 1): (local background - pixel) / local background,
-    where the background is a grey closing with a disc of diameter `width_px`.
+    where the background is a grey closing with a disc of diameter `width_px`
+    (a square with `square`: coarser about diagonal lines, for screening).
     """
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width_px, width_px))
+    kernel = _kernel(width_px, square)
     background = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
     return _relative(cv2.subtract(background, gray), background)
 
@@ -28,18 +34,18 @@ def _relative(difference: np.ndarray, background: np.ndarray) -> np.ndarray:
     return cv2.divide(difference, denominator, dtype=cv2.CV_32F)
 
 
-def line_response(gray: np.ndarray, *, width_px: int, polarity: str) -> np.ndarray:
+def line_response(gray: np.ndarray, *, width_px: int, polarity: str, square: bool = False) -> np.ndarray:
     """Thin-line response for printed lines darker (``"dark"``) or lighter (``"bright"``) than the surface."""
     if polarity == "dark":
-        return dark_line_response(gray, width_px=width_px)
+        return dark_line_response(gray, width_px=width_px, square=square)
     if polarity == "bright":
-        return bright_spot_response(gray, width_px=width_px)
+        return bright_spot_response(gray, width_px=width_px, square=square)
     raise ValueError(f"polarity must be 'dark' or 'bright', got {polarity!r}")
 
 
-def bright_spot_response(gray: np.ndarray, *, width_px: int = 9) -> np.ndarray:
+def bright_spot_response(gray: np.ndarray, *, width_px: int = 9, square: bool = False) -> np.ndarray:
     """Relative brightness of small spots narrower than `width_px` (white top-hat over the background)."""
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width_px, width_px))
+    kernel = _kernel(width_px, square)
     background = cv2.morphologyEx(gray, cv2.MORPH_OPEN, kernel)
     return _relative(cv2.subtract(gray, background), background)
 

@@ -67,10 +67,10 @@ def locate_board(
     image = validate_image(image)
     if intrinsics is not None:
         image = intrinsics.undistort_image(image)
-    detections = None
-    if markers:
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        detections = find_markers(gray, dictionary=frame_markers(load_board(game)).dictionary)
+    # the square locators work in grey: convert once for them and the markers
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    square_input = image if game == "crokinole" else gray
+    detections = find_markers(gray, dictionary=frame_markers(load_board(game)).dictionary) if markers else None
     # the game's default model first; another replaces it only when clearly better, as boards
     # of one game often share their proportions and differ only in size, which one photo cannot tell
     candidates = list(models) if models else sorted(available_models(game), key=lambda m: m != DEFAULT_MODELS[game])
@@ -81,7 +81,7 @@ def locate_board(
         fit = marker_fit(detections, frame_markers(board)) if detections is not None and len(detections) else None
         if fit is not None:
             # the markers place the board: the printed lines refine it, nothing is searched
-            location = _from_markers(image, board, *fit)
+            location = _from_markers(square_input, board, *fit)
             if best is None or (location.error_mm < CLEARLY_BETTER * best.error_mm):
                 best = location
             continue
@@ -95,7 +95,7 @@ def locate_board(
             if key not in starts:
                 starts[key] = coarse_start(image, board=board)
             extra["start"] = starts[key]
-        location = _locator(game)(image, board=board, **extra)
+        location = _locator(game)(square_input, board=board, **extra)
         if location.found and (best is None or not best.found or location.error_mm < CLEARLY_BETTER * best.error_mm):
             best = location
         elif best is None:

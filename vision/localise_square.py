@@ -355,7 +355,7 @@ def locate_square_board(
 
     Parameters
     ----------
-    image : (H, W, 3) uint8 ndarray
+    image : (H, W, 3) uint8 ndarray, or its (H, W) grey version
     board : CarromBoard or CouronneBoard
     settings : SquareSettings
     start : (3, 3) ndarray, optional
@@ -370,7 +370,7 @@ def locate_square_board(
     prims = square_primitives(board)
     # fast: quadrilaterals the frame, surface and line pattern outline, each read as several of the
     # board's squares; slow (when that finds nothing): profiles and sweeps of the printed lines
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if start is not None:
         known = _Start(np.asarray(start, np.float64), "", float(np.sqrt(abs(np.linalg.det(start[:2, :2])))))
         return _fit_from_starts(gray, board, prims, [known], settings, prescreen=True)
@@ -543,7 +543,9 @@ def _fit_from_starts(
         if (polarity, screen) not in responses:
             scale = to_screen[0, 0] if screen else 1.0
             width_px = max(5 if screen else 7, int(round(3 * thick_mm * px_per_mm_work * scale)) | 1)
-            responses[polarity, screen] = line_response(screen_gray if screen else work_gray, width_px=width_px, polarity=polarity)
+            responses[polarity, screen] = line_response(
+                screen_gray if screen else work_gray, width_px=width_px, polarity=polarity, square=screen
+            )
         return responses[polarity, screen]
 
     candidates = [(to_screen @ to_view @ s.homography, s.polarity) for s in starts]
