@@ -53,8 +53,11 @@ PARALLAX_MARGIN_MM = 6.0
 STEP_MIN_LAB = 8.0
 """Lab distance between the two sides of a rim point for it to count as a colour step."""
 
-MIN_STEP_SHARE = 0.62
+MIN_STEP_SHARE = 0.5
 """Least share of a piece's rim that must show a colour step (a filled disc, not a printed outline)."""
+
+MIN_STEP_SHARE_CARROM = 0.62
+"""The same on a carrom board, whose arrows end in open arcs a coin's size that outline half a circle."""
 
 
 SHOOTER_ODD_COLOUR = 0.35
@@ -268,7 +271,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     if len(radii_mm) == 0:
         return PieceDetections.empty()
     steps = step_share(lab, view.to_px(centres_mm), radii_mm * s, offset_px=0.3 * sizes[0].radius_mm * s)
-    filled = steps >= MIN_STEP_SHARE
+    filled = steps >= (MIN_STEP_SHARE_CARROM if isinstance(board, CarromBoard) else MIN_STEP_SHARE)
     centres_mm, radii_mm, size_arr, support_arr, score_arr = (
         centres_mm[filled], radii_mm[filled], size_arr[filled], support_arr[filled], score_arr[filled])
     colour, surround = _colours(lab, view, centres_mm, size_arr, sizes, board)
