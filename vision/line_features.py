@@ -135,12 +135,13 @@ def vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float,
     cell = 2
     gw, gh = w // cell + 1, h // cell + 1
     distances = np.arange(min_radius_px, max_radius_px, 2.5, dtype=np.float32)
-    votes = np.zeros(gw * gh, np.float32)
-    for sign in (1.0, -1.0):
-        vx = np.floor((xs[:, None] + sign * dx[:, None] * distances) / cell).astype(np.int32)
-        vy = np.floor((ys[:, None] + sign * dy[:, None] * distances) / cell).astype(np.int32)
-        ok = (vx >= 0) & (vy >= 0) & (vx < gw) & (vy < gh)
-        votes += np.bincount(vy[ok] * gw + vx[ok], minlength=votes.size).astype(np.float32)
+    # both directions along each normal at once, in cell units and single precision; truncating
+    # v + 1 floors every v >= -1 and leaves the rest out of the grid, as flooring would
+    steps = np.concatenate([distances, -distances]) / cell
+    vx = (xs.astype(np.float32)[:, None] / cell + 1 + dx[:, None] * steps).astype(np.int32) - 1
+    vy = (ys.astype(np.float32)[:, None] / cell + 1 + dy[:, None] * steps).astype(np.int32) - 1
+    ok = (vx >= 0) & (vy >= 0) & (vx < gw) & (vy < gh)
+    votes = np.bincount(vy[ok] * gw + vx[ok], minlength=gw * gh).astype(np.float32)
     votes = cv2.GaussianBlur(votes.reshape(gh, gw), (0, 0), 1.5)
     y, x = np.unravel_index(int(np.argmax(votes)), votes.shape)
     return np.array([x * cell + cell / 2, y * cell + cell / 2], np.float64)
