@@ -362,9 +362,9 @@ def _odd_colour(colour_lab: np.ndarray) -> np.ndarray:
 
 def _log_ratios(image_bgr: np.ndarray, centres_px: np.ndarray, *, radius_px: float) -> np.ndarray:
     """Per circle, log of the face's median BGR over the board's just around it (n, 3)."""
-    bgr = image_bgr.astype(np.float32) + 4.0
-    face = median_colours(bgr, centres_px, inner_px=0.0, outer_px=0.6 * radius_px)
-    around = median_colours(bgr, centres_px, inner_px=1.3 * radius_px, outer_px=1.6 * radius_px)
+    # Offset so that black stays finite.
+    face = median_colours(image_bgr, centres_px, inner_px=0.0, outer_px=0.6 * radius_px) + 4.0
+    around = median_colours(image_bgr, centres_px, inner_px=1.3 * radius_px, outer_px=1.6 * radius_px) + 4.0
     return np.log(face / around)
 
 

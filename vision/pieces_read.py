@@ -95,7 +95,7 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     covers = find_covers(view, board=board, pieces_mm=found.centres_mm, pieces_radius_mm=found.radii_mm,
                          printed_mm=printed_discs_mm(board), print_radius_mm=printed_radius_mm,
                          piece_radius_mm=piece_sizes(board)[0].radius_mm)
-    found = found.filter(~covered(covers, view, found.centres_mm, found.radii_mm))
+    found = found.filter(~covered(covers, found.centres_mm, found.radii_mm))
     twenties: dict[str, int] = {}
     if look_in_hole and isinstance(board, CrokinoleBoard) and not _hole_overhung(found.centres_mm, board):
         chroma = np.hypot(found.colour_lab[:, 1] - 128, found.colour_lab[:, 2] - 128)
