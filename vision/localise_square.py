@@ -215,7 +215,7 @@ def _search(response, homography, points_mm, normals_mm, *, half_width_mm: float
     normal = project(homography, points_mm + normals_mm) - on
     normal /= np.linalg.norm(normal, axis=1, keepdims=True)
     return peaks_along_normals(
-        response, on, normal, half_width_px=max(1.5, half_width_mm * px_per_mm), min_response=0.04,
+        response, on, normal, half_width_px=max(2.0, half_width_mm * px_per_mm), min_response=0.04,
         context_px=0.4 * gap_mm * px_per_mm,
     )
 
