@@ -100,7 +100,7 @@ def wait_status(http: httpx.Client, table_id: int, until: Callable[[dict], bool]
         time.sleep(0.1)
 
 
-def test_two_file_tables_at_once_store_the_strokes_and_feed_them_live(live_server, http, clip, found):
+def test_two_file_tables_at_once_store_the_strokes_feed_them_live_and_resume(live_server, http, clip, found):
     strokes = found
     matches = [http.post("/api/matches", json=MATCH).json()["id"] for _ in range(2)]
     heard: list[int] = []
@@ -122,22 +122,18 @@ def test_two_file_tables_at_once_store_the_strokes_and_feed_them_live(live_serve
         assert status["ended"] == "end of the video" and not status["alive"]
         for event in status["recent_events"]:
             assert event["analysed_epoch_s"] <= event["stored_epoch_s"]
+    assert_resumes_where_its_events_stopped(http, tables[1], matches[1], statuses[1], found)
 
 
-def test_a_file_table_resumes_where_its_events_stopped(http, clip, found):
+def assert_resumes_where_its_events_stopped(http, table_id: int, match_id: int, ended: dict, found: list) -> None:
     """A restarted worker (or service) carries on from the stored position: no stroke is scored twice."""
-    match_id = http.post("/api/matches", json=MATCH).json()["id"]
-    table_id = new_table(http, source=str(clip / "video.mp4"), match_id=match_id, realtime=False, live=False)
-    assert http.get(f"/api/tables/{table_id}/status").json()["state"] == "stopped"
-    full = http.post(f"/api/tables/{table_id}/start").json()
-    assert full["state"] in ("starting", "running", "ended")
-    ended = wait_status(http, table_id, lambda s: s["state"] == "ended")
-    first_settled_s = ended["recent_events"][0]["frame_t_s"]
     assert http.get(f"/api/tables/{table_id}").json()["position_s"] == ended["last_event"]["frame_t_s"]
-    http.post(f"/api/tables/{table_id}/start")  # from the stored position: the end is near, nothing new
+    restarted = http.post(f"/api/tables/{table_id}/start")  # from the stored position: the end is near
+    assert restarted.status_code == 200 and restarted.json()["state"] in ("starting", "running", "ended")
     wait_status(http, table_id, lambda s: s["state"] == "ended")
     assert logged_strokes(http, match_id) == found
-    http.post(f"/api/tables/{table_id}/start", json={"from_s": first_settled_s})  # replay the second stroke
+    first_settled_s = ended["recent_events"][0]["frame_t_s"]
+    http.post(f"/api/tables/{table_id}/start", json={"from_s": first_settled_s})  # told to replay stroke 2
     wait_status(http, table_id, lambda s: s["state"] == "ended")
     assert logged_strokes(http, match_id) == found + found[1:]
 
