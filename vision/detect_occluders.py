@@ -37,6 +37,9 @@ RIM_MARGIN_MM = 12.0
 
 COVERED_SURROUND = 0.35
 
+BEYOND_FRAME_SURROUND = 0.1
+"""Share of the ring around a detection outside the frame from which it is left unseen."""
+
 COARSE_PX_PER_MM = 0.5
 """Scale covers are looked for at: a finger is still several pixels wide."""
 """Share of the ring around a detection inside a cover from which the detection is part of the cover."""
@@ -188,16 +191,29 @@ def find_covers(view: BoardView, *, board: BoardModel, pieces_mm: np.ndarray, pi
     return Covers(tuple(patches), mask, view)
 
 
-def covered(covers: Covers, centres_mm: np.ndarray, radii_mm: np.ndarray) -> np.ndarray:
-    """True for detections whose surroundings (1.2 to 1.6 radii) lie mostly inside a cover."""
-    if not covers.patches or len(centres_mm) == 0:
-        return np.zeros(len(centres_mm), bool)
+def _surround_share(mask: np.ndarray, view: BoardView, centres_mm: np.ndarray, radii_mm: np.ndarray) -> np.ndarray:
+    """Per circle, the share of the ring just around it (1.2 to 1.6 radii) that `mask` holds."""
     angles = np.linspace(0, 2 * np.pi, 32, endpoint=False)
     unit = np.stack([np.cos(angles), np.sin(angles)], 1)
-    coarse = covers.view
-    radii = np.asarray(radii_mm)[:, None, None] * np.array([1.2, 1.4, 1.6])[None, :, None] * coarse.px_per_mm
-    pts = coarse.to_px(centres_mm)[:, None, None, :] + radii[..., None] * unit[None, None, :, :]
-    n = covers.mask.shape[0]
+    radii = np.asarray(radii_mm)[:, None, None] * np.array([1.2, 1.4, 1.6])[None, :, None] * view.px_per_mm
+    pts = view.to_px(centres_mm)[:, None, None, :] + radii[..., None] * unit[None, None, :, :]
+    n = mask.shape[0]
     xs = np.clip(np.rint(pts[..., 0]).astype(int), 0, n - 1)
     ys = np.clip(np.rint(pts[..., 1]).astype(int), 0, n - 1)
-    return covers.mask[ys, xs].reshape(len(centres_mm), -1).mean(axis=1) > COVERED_SURROUND
+    return mask[ys, xs].reshape(len(centres_mm), -1).mean(axis=1)
+
+
+def covered(covers: Covers, centres_mm: np.ndarray, radii_mm: np.ndarray) -> np.ndarray:
+    """True for detections whose surroundings lie mostly inside a cover, or partly beyond the frame.
+
+    A circle at the frame's edge cannot be told from whatever the frame cuts
+    there (a machine's wheel, a cushion): it is left unseen, as the area beyond
+    the frame is.
+    """
+    if len(centres_mm) == 0:
+        return np.zeros(0, bool)
+    beyond = cv2.cvtColor(covers.view.image, cv2.COLOR_BGR2GRAY) == 0
+    cut = _surround_share(beyond, covers.view, centres_mm, radii_mm) > BEYOND_FRAME_SURROUND
+    if not covers.patches:
+        return cut
+    return cut | (_surround_share(covers.mask, covers.view, centres_mm, radii_mm) > COVERED_SURROUND)
