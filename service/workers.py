@@ -163,14 +163,19 @@ class TableWorker:
         failures = 0
         while not self._stopping.is_set():
             started_s = time.monotonic()
-            outcome, error = self._run_once()
+            try:
+                outcome, error = self._run_once()
+            except Exception as failure:  # the database or the OS refused: try again later, as after a death
+                log.exception("table %s: the vision worker could not be run", self.table.id)
+                outcome, error = "died", f"the worker could not be run: {failure}"
             if self._stopping.is_set():
                 break
             if outcome == "ended" and self.kind == "file":
                 self._set(state="ended", pid=None)
                 return
             failures = 1 if time.monotonic() - started_s > HEALTHY_AFTER_S else failures + 1
-            pause_s = min(self.pool.settings.worker_restart_s * 2 ** (failures - 1), self.pool.settings.worker_restart_max_s)
+            settings = self.pool.settings
+            pause_s = min(settings.worker_restart_s * 2 ** (failures - 1), settings.worker_restart_max_s)
             with self._lock:
                 self._status.update(state="failed" if outcome == "source" else "restarting", last_error=error,
                                     next_restart_epoch_s=time.time() + pause_s)
@@ -283,7 +288,8 @@ class TableWorker:
                 time.sleep(0.05 * (attempt + 1))
                 continue
             stored = {"seq": seq, "type": entry["type"], "needs_review": bool(entry.get("needs_review")),
-                      "frame_t_s": body["frame_t_s"], "analysed_epoch_s": body["analysed_epoch_s"], "stored_epoch_s": committed_s}
+                      "frame_t_s": body["frame_t_s"], "analysed_epoch_s": body["analysed_epoch_s"],
+                      "stored_epoch_s": committed_s}
             with self._lock:
                 self._events.append(stored)
                 self._status["last_event"] = stored
