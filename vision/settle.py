@@ -41,6 +41,7 @@ class SettleSettings:
     rim_width_fraction: float = 0.05  # default rim: a ring this wide (share of the board's size) outside it
     arm_rim_fraction: float = 0.01  # a changed patch this big (share of the rim) is an arm
     occlusion_timeout_s: float = 1.5
+    rim_absorb_s: float = 1.0  # a changed rim pixel unchanged from frame to frame this long is the new normal
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class SettleGate:
         self.free_change: np.ndarray | None = None
         self._reference: np.ndarray | None = None  # the last settled view
         self._reference_level: np.ndarray | None = None  # the typical colour of its rim
+        self._changed_at_s: np.ndarray | None = None  # per small pixel: when it last changed between frames
         self._still_since_s: float | None = None
         self._still_start: np.ndarray | None = None
         self._settled = False
@@ -101,8 +103,10 @@ class SettleGate:
         self.free_change = None
         if self._previous is None:
             motion, free_motion = 1.0, 0.0  # nothing to compare with: not yet known to be still
+            self._changed_at_s = np.full(small.shape[:2], t_s, np.float32)
         else:
             changed = self._changed(small, self._previous)
+            self._changed_at_s[changed] = t_s
             motion = np.count_nonzero(changed & self._mask) / board_px
             free_motion = self._free_motion(changed, board_px) if motion > s.moving_fraction else 0.0
         self._previous = small
@@ -110,12 +114,12 @@ class SettleGate:
         if is_moving:
             self._still_since_s = None
             self._settled = False
-            return GateReading(t_s, motion, True, self._arm_in_rim(small), False, False, free_motion)
+            return GateReading(t_s, motion, True, self._arm_in_rim(small, t_s), False, False, free_motion)
         if self._still_since_s is None or self._drifted(small, board_px):
             # A slow piece changes little from frame to frame but adds up over the still period.
             self._still_since_s, self._still_start = t_s, small
         still_s = t_s - self._still_since_s
-        if still_s < s.occlusion_timeout_s and self._arm_in_rim(small):
+        if still_s < s.occlusion_timeout_s and self._arm_in_rim(small, t_s):
             self._settled = False
             return GateReading(t_s, motion, False, True, False, False)
         is_settled = still_s >= s.settle_s - 1e-9
@@ -217,19 +221,24 @@ class SettleGate:
         part = mask[self._crop].astype(np.uint8)
         return cv2.resize(part, self._small_size, interpolation=cv2.INTER_NEAREST) > 0
 
-    def _arm_in_rim(self, small: np.ndarray) -> bool:
+    def _arm_in_rim(self, small: np.ndarray, t_s: float) -> bool:
         """One large patch of the rim changed since the last settled view (light change divided out)."""
         if self._reference is None or not self._rim_px:
             return False
-        level = np.median(small.reshape(-1, 3)[self._rim_sample], axis=0)
-        gain = (level + 1) / (self._reference_level + 1)
-        expected = cv2.multiply(self._reference, (*gain, 0.0))
-        blue, green, red = cv2.split(cv2.absdiff(small, expected))
-        patch = cv2.max(cv2.max(blue, green), red) > 2 * self.settings.pixel_change
-        patch = patch.view(np.uint8) & self._rim_u8
+        patch, level = self._rim_change(small)
         needed = self.settings.arm_rim_fraction * self._rim_px
         if cv2.countNonZero(patch) < needed:
             return False  # too few changed pixels for any one patch to be an arm
+        # Rim pixels that differ but have not changed from frame to frame for a while are the new
+        # normal (a view settled with an arm in it, a disc set down on the frame): arms move.
+        stale = patch.view(bool) & (t_s - self._changed_at_s >= self.settings.rim_absorb_s)
+        if stale.any():
+            self._reference = self._reference.copy()
+            self._reference[stale] = small[stale]
+            self._reference_level = np.median(self._reference.reshape(-1, 3)[self._rim_sample], axis=0)
+            patch, level = self._rim_change(small)
+            if cv2.countNonZero(patch) < needed:
+                return False
         count, labels, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
         if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < needed:
             return False
@@ -242,6 +251,15 @@ class SettleGate:
             self._set_reference(small)
             return False
         return True
+
+    def _rim_change(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rim pixels that differ from the last settled view (uint8 mask), and the rim's colour now."""
+        level = np.median(small.reshape(-1, 3)[self._rim_sample], axis=0)
+        gain = (level + 1) / (self._reference_level + 1)
+        expected = cv2.multiply(self._reference, (*gain, 0.0))
+        blue, green, red = cv2.split(cv2.absdiff(small, expected))
+        patch = cv2.max(cv2.max(blue, green), red) > 2 * self.settings.pixel_change
+        return patch.view(np.uint8) & self._rim_u8, level
 
     def _set_reference(self, small: np.ndarray) -> None:
         self._reference = small

@@ -93,3 +93,25 @@ def test_a_disc_landing_in_the_crokinole_ditch_is_timed_in_its_sector():
     assert len(landings) == 1
     t_s, angle = landings[0]
     assert t_s == 2 / 30 and abs(angle - bearing) < 1e-6
+
+
+def test_a_view_settled_with_an_arm_in_the_rim_does_not_hold_the_board_for_ever():
+    gate = SettleGate()
+    stripes = np.where((np.arange(160) // 4) % 2 == 0, 100, 160).astype(np.uint8)
+    board = np.repeat(np.repeat(stripes[None, :, None], 120, axis=0), 3, axis=2)
+    with_arm = board.copy()
+    # An arm over the left edge when the video starts, coloured like the edge but not the same picture.
+    with_arm[40:80, :12] = np.roll(board, 4, axis=1)[40:80, :12]
+    t, settles_after_arm = 0.0, []
+    for _ in range(20):
+        gate.update(with_arm, t)
+        t += 1 / 30
+    left_s = t
+    for i in range(150):
+        # A piece moves now and then: the board is never still for the occlusion timeout.
+        frame = board.copy()
+        frame[60:66, 60 + 8 * (i // 20):66 + 8 * (i // 20)] = 250
+        if gate.update(frame, t).is_new_settle:
+            settles_after_arm.append(t - left_s)
+        t += 1 / 30
+    assert settles_after_arm and settles_after_arm[0] < SettleSettings().rim_absorb_s + 0.2
