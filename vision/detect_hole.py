@@ -24,10 +24,10 @@ from vision.homography import rectify
 HOLE_PX_PER_MM = 4.0
 """Scale of the close view of the hole: the disc's edge and the hole's wall 1.5 mm apart are 6 px apart."""
 
-SEEN_DEPTH_SCALE = 0.95
+SEEN_DEPTH_SCALE = 0.92
 """A disc at the bottom of the hole looks this much smaller than one on the surface (it is farther away)."""
 
-MIN_RIM_SUPPORT = 0.7
+MIN_RIM_SUPPORT = 0.85
 """Least share of the inner circle's rim that must show an edge."""
 
 MIN_WALL_SUPPORT = 0.6
@@ -96,7 +96,7 @@ def disc_in_hole(image: np.ndarray, *, homography: np.ndarray, board: CrokinoleB
     offset_mm = np.hypot(*(found.centres_px - centre_px).T) / s
     radius_mm = found.radii_px / s
     # Inside the hole, and smaller than its wall by more than the measurement's blur.
-    inside = ((found.support >= MIN_RIM_SUPPORT) & (offset_mm + radius_mm < hole_r + 0.3)
+    inside = ((found.support >= MIN_RIM_SUPPORT) & (offset_mm + radius_mm < hole_r + 0.5)
               & (radius_mm < hole_r - WALL_GAP_MM) & (radius_mm > 0.85 * disc_r))
     if not inside.any():
         return None
