@@ -119,11 +119,6 @@ def sample_primitives(prims: list[Primitive], *, spacing_mm: float) -> tuple[np.
     return np.concatenate(points), np.concatenate(normals), np.concatenate(index)
 
 
-def primitive_residual_mm(prims: list[Primitive], index: np.ndarray, points_mm: np.ndarray) -> np.ndarray:
-    """Signed distance (mm) of board points from the primitive each belongs to."""
-    return PrimitiveDistance(prims, index)(points_mm)
-
-
 class PrimitiveDistance:
     """Signed distance of points from their primitives, with the per-point geometry gathered once.
 
@@ -138,12 +133,6 @@ class PrimitiveDistance:
         direction = b - self._centre
         direction /= np.maximum(np.linalg.norm(direction, axis=1, keepdims=True), 1e-9)
         self._normal = np.stack([-direction[:, 1], direction[:, 0]], 1)
-
-    def __call__(self, points_mm: np.ndarray) -> np.ndarray:
-        offset = points_mm - self._centre
-        line_distance = np.einsum("ij,ij->i", offset, self._normal)
-        circle_distance = np.linalg.norm(offset, axis=1) - self._radius
-        return np.where(self._is_circle, circle_distance, line_distance)
 
     def with_gradient(self, points_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The signed distances and their derivatives with respect to each point's x and y, (n, 2)."""

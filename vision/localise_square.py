@@ -2,21 +2,28 @@
 
 Steps:
 
-1. coarse (at ``coarse_side_px``, dark and light lines both tried): the board's
-   rotation from the dominant line direction (modulo 90 degrees, so the sides
-   align with the image axes as closely as possible, south at the bottom);
-   scales and centres proposed by the projection profiles, where the parallel
-   printed lines (carrom base lines, couronne start lines) must appear at the
-   model's offsets on both axes, and by a sweep about the voted centre; each
-   proposal scored and nudged against all of the model's printed lines;
-2. fine (on the board's region, scaled to about ``fine_radius_px``): from the
-   best proposals, and from the four sides found in short segments (for
-   perspective), one wide search screens the starts; the best is refined:
-   search each printed primitive (line or circle) along its normal, fit the
-   homography to all points (distance to primitive in board mm, robust),
-   narrow the search, repeat;
-3. check: enough of each side's lines and of each kind of feature found, small
-   residuals, and the corner pockets that are in view darker than the surface.
+1. starts, fast: convex quadrilaterals among the edges of a small copy (``quad_side_px``)
+   of the frame; the frame, the playing surface and the printed line pattern are
+   concentric squares, so each quadrilateral is read as each of them in turn
+   (a perspective homography from its four corners);
+   slow, only when the fast starts lead to no board: the dominant line direction
+   (modulo 90 degrees), scales and centres from the projection profiles of the
+   printed lines at ``coarse_side_px`` and a sweep about the voted centre, each
+   nudged against all of the model's printed lines (similarities);
+   with frame markers (`vision.localise_markers`) the markers' homography is the only start;
+2. screening, on one view of the region the starts cover (scaled so the board's
+   half-diagonal is about ``fine_radius_px``), shrunk to about ``screen_px_per_mm``:
+   the starts are ranked by the model's lines under them, and the best few
+   (``max_starts``) screened: the four sides found in short segments (perspective),
+   a wide search along every primitive's normal and a refit; a start is judged by
+   the share of the printed lines found within a few mm of its screened fit, and
+   screening stops at a convincing one (``sure_support``);
+3. fine, on the view itself: search each primitive (line or circle) along its
+   normal, fit the homography to all points (distance to primitive in board mm,
+   robust Gauss-Newton), narrow the search, repeat;
+4. check: enough of each side's lines and of the straight lines found (circles may
+   be faint: painted boards fill them), small residuals, and the corner pockets
+   that are in view darker than the surface.
 """
 
 from __future__ import annotations
