@@ -7,6 +7,8 @@ is the line's darkness relative to the local background, not its absolute depth.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -117,7 +119,7 @@ def vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float,
     """The point most line pixels' normals pass through (the centre of the concentric lines)."""
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    threshold = max(0.08, float(np.quantile(response, 0.93)))
+    threshold = _floored_quantile(response, 0.93, floor=0.08)
     is_line = response > threshold
     # the image border is no line; its pixels would all vote along the border itself
     margin = 4
@@ -138,10 +140,42 @@ def vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float,
     # both directions along each normal at once, in cell units and single precision; truncating
     # v + 1 floors every v >= -1 and leaves the rest out of the grid, as flooring would
     steps = np.concatenate([distances, -distances]) / cell
-    vx = (xs.astype(np.float32)[:, None] / cell + 1 + dx[:, None] * steps).astype(np.int32) - 1
-    vy = (ys.astype(np.float32)[:, None] / cell + 1 + dy[:, None] * steps).astype(np.int32) - 1
-    ok = (vx >= 0) & (vy >= 0) & (vx < gw) & (vy < gh)
-    votes = np.bincount(vy[ok] * gw + vx[ok], minlength=gw * gh).astype(np.float32)
+    vx = _grid_index(xs, dx, steps, cell)
+    vy = _grid_index(ys, dy, steps, cell)
+    # votes off the grid go to one extra bin, dropped (cheaper than selecting the rest);
+    # the unsigned view sends negative indices far past the end
+    outside = (vx.view(np.uint32) >= gw) | (vy.view(np.uint32) >= gh)
+    flat = vy
+    flat *= gw
+    flat += vx
+    flat[outside] = gw * gh
+    votes = np.bincount(flat.ravel(), minlength=gw * gh + 1)[: gw * gh].astype(np.float32)
     votes = cv2.GaussianBlur(votes.reshape(gh, gw), (0, 0), 1.5)
     y, x = np.unravel_index(int(np.argmax(votes)), votes.shape)
     return np.array([x * cell + cell / 2, y * cell + cell / 2], np.float64)
+
+
+
+def _grid_index(coords: np.ndarray, direction: np.ndarray, steps: np.ndarray, cell: int) -> np.ndarray:
+    """Grid cells (n, len(steps)) int32 along each point's direction, in place where numpy allows."""
+    along = direction[:, None] * steps
+    along += coords.astype(np.float32)[:, None] / cell + 1
+    index = along.astype(np.int32)
+    index -= 1
+    return index
+
+def _floored_quantile(values: np.ndarray, q: float, *, floor: float) -> float:
+    """``max(floor, np.quantile(values, q))``, the same number, ordering only the values above
+    `floor` when the quantile lies among them (thin lines are a small share of a frame)."""
+    flat = values.ravel()
+    above = flat[flat > floor]
+    position = q * (flat.size - 1)
+    lower = math.floor(position)
+    below_count = flat.size - above.size
+    if lower < below_count:
+        # the quantile's lower neighbour is at most `floor`; its upper one may not be
+        return max(floor, float(np.quantile(flat, q))) if lower + 1 >= below_count and position > lower else floor
+    upper = min(lower + 1, flat.size - 1) - below_count
+    neighbours = np.partition(above, (lower - below_count, upper))[[lower - below_count, upper]]
+    # numpy's own interpolation between the two neighbours, at the same fraction
+    return max(floor, float(np.quantile(neighbours, position - lower)))

@@ -75,7 +75,7 @@ def locate_board(
     # of one game often share their proportions and differ only in size, which one photo cannot tell
     candidates = list(models) if models else sorted(available_models(game), key=lambda m: m != DEFAULT_MODELS[game])
     best: BoardLocation | None = None
-    starts = {}
+    starts, lines = {}, None
     for model in candidates:
         board = load_board(game, model)
         fit = marker_fit(detections, frame_markers(board)) if detections is not None and len(detections) else None
@@ -87,13 +87,15 @@ def locate_board(
             continue
         extra = {}
         if game == "crokinole":
-            from vision.localise_crokinole import coarse_start
+            from vision.localise_crokinole import coarse_lines, coarse_start
 
-            # the coarse stage depends only on the ratios of the line radii: models sharing them share it
+            # the coarse stage depends only on the ratios of the line radii: models sharing them share
+            # it, and its lines and votes depend on no model at all
             radii = board.line_radii_mm()
             key = (round(radii[10] / radii[15], 3), round(radii[5] / radii[15], 3))
             if key not in starts:
-                starts[key] = coarse_start(image, board=board)
+                lines = lines or coarse_lines(image)
+                starts[key] = coarse_start(image, board=board, lines=lines)
             extra["start"] = starts[key]
         location = _locator(game)(square_input, board=board, **extra)
         if location.found and (best is None or not best.found or location.error_mm < CLEARLY_BETTER * best.error_mm):

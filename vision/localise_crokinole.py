@@ -229,20 +229,49 @@ class CoarseStart:
     polarity: str = "dark"
 
 
-def coarse_start(image: np.ndarray, *, board: CrokinoleBoard, settings: CrokinoleSettings = CrokinoleSettings()) -> CoarseStart:
-    """Centre, scale and ellipse of the scoring lines, on a small copy of the frame."""
+@dataclass(frozen=True)
+class CoarseLines:
+    """The coarse stage's work that does not depend on the board model: the frame's small grey
+    copy, its scale, and per line polarity the thin-line response and the voted centre."""
+
+    gray: np.ndarray
+    scale: float
+    responses: dict[str, np.ndarray]
+    voted_px: dict[str, np.ndarray]
+
+
+def coarse_lines(image: np.ndarray, *, settings: CrokinoleSettings = CrokinoleSettings()) -> CoarseLines:
+    """Thin lines of both polarities on a small copy of the frame, and the centre each votes for
+    (lines are dark ink on wood, or light paint on painted boards)."""
+    coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
+    side = min(coarse_gray.shape)
+    responses, voted = {}, {}
+    for polarity in ("dark", "bright"):
+        responses[polarity] = line_response(coarse_gray, width_px=5, polarity=polarity)
+        voted[polarity] = vote_centre(
+            responses[polarity], coarse_gray, min_radius_px=0.04 * side, max_radius_px=0.6 * max(coarse_gray.shape)
+        )
+    return CoarseLines(coarse_gray, coarse_gray.shape[1] / image.shape[1], responses, voted)
+
+
+def coarse_start(
+    image: np.ndarray, *, board: CrokinoleBoard, settings: CrokinoleSettings = CrokinoleSettings(),
+    lines: CoarseLines | None = None,
+) -> CoarseStart:
+    """Centre, scale and ellipse of the scoring lines, on a small copy of the frame.
+
+    `lines` (from `coarse_lines` on this frame) spares that work when several models are tried.
+    """
     radii = board.line_radii_mm()
     line_radius_mm = np.array([radii[v] for v in (15, 10, 5)])
     ratios = line_radius_mm / line_radius_mm[0]
-    coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
-    coarse_scale = coarse_gray.shape[1] / image.shape[1]
+    lines = lines or coarse_lines(image, settings=settings)
+    coarse_gray, coarse_scale = lines.gray, lines.scale
     side = min(coarse_gray.shape)
-    # lines are dark ink on wood, or light paint on painted boards: the polarity whose lines
-    # show best about the voted centre is searched further
+    # the polarity whose lines show best about its voted centre is searched further
     best = None
     for polarity in ("dark", "bright"):
-        response = line_response(coarse_gray, width_px=5, polarity=polarity)
-        voted = vote_centre(response, coarse_gray, min_radius_px=0.04 * side, max_radius_px=0.6 * max(coarse_gray.shape))
+        response, voted = lines.responses[polarity], lines.voted_px[polarity]
         profiles = _sector_profiles(response, voted, int(0.75 * max(coarse_gray.shape)), 72, 2.0, 12)
         _, score = _template_fit(profiles, ratios, 0.025 * side / 2.0)
         if best is None or score > best[0]:
