@@ -35,7 +35,9 @@ STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the total motion 
 MAX_SEGMENT_FRAMES = 9000  # moving frames kept between settled readings (5 min at 30 fps)
 HOLE_CHANGE = 30  # mean colour change of the 20-hole's pixels that means a disc lies in it
 SAME_SPOT_CORRELATION = 0.9  # a piece's patch matching the last read view this well (nudges allowed) is unchanged
-MAX_HIDDEN_SHARE = 0.1  # a settled reading with more of the surface unseen is not trusted
+# A settled reading with more of the surface covered is not trusted. The part a camera never
+# sees (beyond the frame's edge) does not count: it is the same in every reading.
+MAX_COVERED_SHARE = 0.1
 LOCATE_EVERY_S = 0.5  # while no board is found, try again this often
 TRACK_EVERY_FRAMES = 4  # while the board is where it was, check it this often (and before every read)
 
@@ -307,7 +309,7 @@ class BoardAnalyzer:
         reading = future.result()
         if self._unread is not None:
             motion = self._unread.followed_by(motion)
-        if reading.hidden_share > MAX_HIDDEN_SHARE:
+        if reading.covered_share > MAX_COVERED_SHARE:
             self._unread = motion  # what moved counts towards the next reading
             return
         self._unread = None

@@ -86,6 +86,11 @@ class BoardReading:
     hidden_share: float = 0.0
     occluded: tuple[Cover, ...] = ()
 
+    @property
+    def covered_share(self) -> float:
+        """Share of the playing surface hidden by something above it (not by the frame's edge)."""
+        return min(1.0, sum(cover.share for cover in self.occluded))
+
     def counts(self) -> dict[str, int]:
         """Pieces on the surface by kind, every kind of the game present (zero included)."""
         return {kind: sum(p.kind == kind for p in self.pieces) for kind in KINDS[self.game]}

@@ -26,6 +26,7 @@ PIXEL_CHANGE = 20  # a pixel changed when a colour channel moved this much
 BUSY_SHARE = 0.01  # share of the watched pixels changed in a frame (beyond the wider ring's) that is a piece
 DITCH_SECTORS = 24  # the crokinole ditch is watched in this many sectors ...
 DITCH_LANDING_SHARE = 0.05  # ... a share of a sector's pixels changing on their own is a disc landing there
+EDGE_BAND_FRACTION = 0.03  # a surface cut by the picture's edge is watched for arms this deep (share of the picture)
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,15 @@ def board_masks(homography: np.ndarray, *, board: BoardModel, image_shape: tuple
         square = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
         outlines = [square * h, square * h, square * (h + board.frame_width_mm)]
     surface, rim_inner, rim_outer = (_fill(project(homography, o), image_shape) for o in outlines)
-    return surface, rim_outer & ~rim_inner
+    return surface, (rim_outer & ~rim_inner) | _edge_band(surface, image_shape)
+
+
+def _edge_band(surface: np.ndarray, image_shape: tuple[int, int]) -> np.ndarray:
+    """The surface along the picture's edge: where the frame is out of view, arms come in there."""
+    band_px = max(2, round(EDGE_BAND_FRACTION * min(image_shape)))
+    inner = np.zeros(image_shape, bool)
+    inner[band_px:-band_px, band_px:-band_px] = True
+    return surface & ~inner
 
 
 def _fill(points_px: np.ndarray, image_shape: tuple[int, int]) -> np.ndarray:
