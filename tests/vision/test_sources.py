@@ -1,6 +1,8 @@
+import subprocess
 import threading
 
 import cv2
+import imageio_ffmpeg
 import numpy as np
 import pytest
 
@@ -21,6 +23,21 @@ def test_video_file_frames_are_timed_by_the_container(clip):
     assert np.allclose(np.diff(times), 1 / scripted_video.FPS, atol=2e-3)
     assert frames[0].image.shape == (240, 320, 3)
     assert source.report.ended_early == ""
+
+
+def test_a_variable_frame_rate_file_is_timed_by_its_container(tmp_path):
+    # Multiples of 1/25 s: the image demuxer's time base, so the file holds exactly these times.
+    durations_s = [0.04, 0.04, 0.12, 0.04, 0.48, 0.04, 0.2, 0.04]
+    playlist = []
+    for i, duration_s in enumerate(durations_s):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((64, 96, 3), 25 * i, np.uint8))
+        playlist += [f"file '{i}.png'", f"duration {duration_s}"]
+    (tmp_path / "list.txt").write_text("\n".join(playlist) + f"\nfile '{len(durations_s) - 1}.png'\n")
+    subprocess.run([imageio_ffmpeg.get_ffmpeg_exe(), "-loglevel", "error", "-f", "concat", "-safe", "0",
+                    "-i", str(tmp_path / "list.txt"), "-fps_mode", "vfr", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                    str(tmp_path / "vfr.mp4")], check=True)
+    times_s = [frame.t_s for frame in open_source(str(tmp_path / "vfr.mp4"))][: len(durations_s)]
+    assert np.allclose(times_s, np.cumsum([0.0] + durations_s[:-1]), atol=1e-3)
 
 
 def test_truncated_video_keeps_what_was_decoded_and_says_so(clip, tmp_path):
