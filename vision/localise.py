@@ -75,7 +75,7 @@ def locate_board(
     # of one game often share their proportions and differ only in size, which one photo cannot tell
     candidates = list(models) if models else sorted(available_models(game), key=lambda m: m != DEFAULT_MODELS[game])
     best: BoardLocation | None = None
-    starts, lines = {}, None
+    starts, lines, quads = {}, None, None
     for model in candidates:
         board = load_board(game, model)
         fit = marker_fit(detections, frame_markers(board)) if detections is not None and len(detections) else None
@@ -97,6 +97,12 @@ def locate_board(
                 lines = lines or coarse_lines(image)
                 starts[key] = coarse_start(image, board=board, lines=lines)
             extra["start"] = starts[key]
+        else:
+            from vision.localise_square import board_quads
+
+            # the frame's quadrilaterals depend on no model
+            quads = board_quads(square_input) if quads is None else quads
+            extra["quads"] = quads
         location = _locator(game)(square_input, board=board, **extra)
         if location.found and (best is None or not best.found or location.error_mm < CLEARLY_BETTER * best.error_mm):
             best = location

@@ -356,7 +356,7 @@ def _disc_offsets() -> np.ndarray:
 
 def locate_square_board(
     image: np.ndarray, *, board: CarromBoard | CouronneBoard, settings: SquareSettings = SquareSettings(),
-    start: np.ndarray | None = None,
+    start: np.ndarray | None = None, quads: tuple[np.ndarray, ...] | None = None,
 ) -> BoardLocation:
     """Find a carrom or couronne board in a BGR frame.
 
@@ -368,6 +368,8 @@ def locate_square_board(
     start : (3, 3) ndarray, optional
         A board mm -> image px homography known to be close (e.g. from frame markers):
         no search, the printed lines only refine it.
+    quads : tuple of (4, 2) ndarrays, optional
+        `board_quads` of this frame, already found (e.g. for another model).
 
     Returns
     -------
@@ -381,7 +383,8 @@ def locate_square_board(
     if start is not None:
         known = _Start(np.asarray(start, np.float64), "", float(np.sqrt(abs(np.linalg.det(start[:2, :2])))))
         return _fit_from_starts(gray, board, prims, [known], settings, prescreen=True)
-    quick = _fit_from_starts(gray, board, prims, _quad_starts(gray, board=board, settings=settings), settings, prescreen=True)
+    quads = board_quads(gray, settings=settings) if quads is None else quads
+    quick = _fit_from_starts(gray, board, prims, _quad_starts(quads, board=board), settings, prescreen=True)
     if quick is not None and quick.found:
         return quick
     starts = _profile_starts(gray, board, prims, settings)
@@ -407,12 +410,13 @@ def _model_halves_mm(board: CarromBoard | CouronneBoard, prims) -> list[float]:
     return [board.half_side_mm + board.frame_width_mm, board.half_side_mm, main_mm] + [main_mm - c for c in companions_mm]
 
 
-def _quad_starts(gray: np.ndarray, *, board: CarromBoard | CouronneBoard, settings: SquareSettings) -> list[_Start]:
-    """Starts from convex quadrilaterals among the edges of a small copy of the frame.
+def board_quads(gray: np.ndarray, *, settings: SquareSettings = SquareSettings()) -> tuple[np.ndarray, ...]:
+    """Convex quadrilaterals among the edges of a small copy of a grey frame, as (4, 2) corners in
+    frame pixels in the board's corner order; they depend on no board model, so several models
+    tried on one frame share them.
 
     The frame, the playing surface and the printed line pattern are concentric squares with
-    strong edges; under perspective each is a convex quadrilateral. Each one found is read as
-    each of those squares in turn (which one it is, is for the lines to tell).
+    strong edges; under perspective each is a convex quadrilateral.
     """
     small = cv2.GaussianBlur(downscale(gray, max_side_px=settings.quad_side_px), (5, 5), 0)
     scale = small.shape[1] / gray.shape[1]
@@ -434,10 +438,15 @@ def _quad_starts(gray: np.ndarray, *, board: CarromBoard | CouronneBoard, settin
             if any(np.abs(_ordered(corners) - _ordered(q)).max() < 0.02 * max(small.shape) for q in quads):
                 continue
             quads.append(corners)
+    return tuple(_ordered(corners) / scale for corners in quads)
+
+
+def _quad_starts(quads: tuple[np.ndarray, ...], *, board: CarromBoard | CouronneBoard) -> list[_Start]:
+    """Starts from the frame's quadrilaterals (`board_quads`), each read as each of the board's
+    squares in turn (which one it is, is for the lines to tell)."""
     prims = square_primitives(board)
     starts = []
-    for corners in quads:
-        image_corners = _ordered(corners) / scale
+    for image_corners in quads:
         for half in _model_halves_mm(board, prims):
             homography = _square_to_quad(image_corners, half)
             if homography is not None:
