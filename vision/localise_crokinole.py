@@ -46,6 +46,9 @@ class CrokinoleSettings:
     min_line_support: float = 0.45
     max_median_residual_mm: float = 1.5
     max_error_mm: float = 2.5
+    decisive_coarse_score: float = 0.012
+    """Lines of one polarity showing this strongly about their voted centre are taken without
+    voting for the other polarity's (the losing polarity scores a few thousandths at most)."""
 
 
 def _sector_profiles(
@@ -232,26 +235,30 @@ class CoarseStart:
 @dataclass(frozen=True)
 class CoarseLines:
     """The coarse stage's work that does not depend on the board model: the frame's small grey
-    copy, its scale, and per line polarity the thin-line response and the voted centre."""
+    copy, its scale, per line polarity the thin-line response, and the centres voted so far
+    (`voted_centre` fills them as first needed)."""
 
     gray: np.ndarray
     scale: float
     responses: dict[str, np.ndarray]
     voted_px: dict[str, np.ndarray]
 
+    def voted_centre(self, polarity: str) -> np.ndarray:
+        """The centre the lines of `polarity` vote for, voted once."""
+        if polarity not in self.voted_px:
+            side = min(self.gray.shape)
+            self.voted_px[polarity] = vote_centre(
+                self.responses[polarity], self.gray, min_radius_px=0.04 * side, max_radius_px=0.6 * max(self.gray.shape)
+            )
+        return self.voted_px[polarity]
+
 
 def coarse_lines(image: np.ndarray, *, settings: CrokinoleSettings = CrokinoleSettings()) -> CoarseLines:
-    """Thin lines of both polarities on a small copy of the frame, and the centre each votes for
-    (lines are dark ink on wood, or light paint on painted boards)."""
+    """Thin lines of both polarities on a small copy of the frame (lines are dark ink on wood, or
+    light paint on painted boards)."""
     coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
-    side = min(coarse_gray.shape)
-    responses, voted = {}, {}
-    for polarity in ("dark", "bright"):
-        responses[polarity] = line_response(coarse_gray, width_px=5, polarity=polarity)
-        voted[polarity] = vote_centre(
-            responses[polarity], coarse_gray, min_radius_px=0.04 * side, max_radius_px=0.6 * max(coarse_gray.shape)
-        )
-    return CoarseLines(coarse_gray, coarse_gray.shape[1] / image.shape[1], responses, voted)
+    responses = {polarity: line_response(coarse_gray, width_px=5, polarity=polarity) for polarity in ("dark", "bright")}
+    return CoarseLines(coarse_gray, coarse_gray.shape[1] / image.shape[1], responses, {})
 
 
 def coarse_start(
@@ -271,11 +278,13 @@ def coarse_start(
     # the polarity whose lines show best about its voted centre is searched further
     best = None
     for polarity in ("dark", "bright"):
-        response, voted = lines.responses[polarity], lines.voted_px[polarity]
+        response, voted = lines.responses[polarity], lines.voted_centre(polarity)
         profiles = _sector_profiles(response, voted, int(0.75 * max(coarse_gray.shape)), 72, 2.0, 12)
         _, score = _template_fit(profiles, ratios, 0.025 * side / 2.0)
         if best is None or score > best[0]:
             best = (score, polarity, response, voted)
+        if score >= settings.decisive_coarse_score:
+            break
     _, polarity, response, voted = best
     centre, sector_radius_px, strength = _coarse_ellipse(response, voted, ratios)
     initial = _initial_homography(centre, sector_radius_px, line_radius_mm[0]) if strength >= 0.006 else None
