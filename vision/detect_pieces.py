@@ -56,6 +56,14 @@ STEP_MIN_LAB = 8.0
 MIN_STEP_SHARE = 0.5
 """Least share of a piece's rim that must show a colour step (a filled disc, not a printed outline)."""
 
+BOARD_FACE_MATCH = 12.0
+"""Lab distance (lightness counting half) under which a carrom disc's face is the bare board's own colour."""
+
+BOARD_FACE_MIN_SUPPORT = 0.9
+"""Least rim support of a lone carrom disc, on a printed figure, whose face is the board's colour: a coin
+as light as a birch board shows its whole rim (its edge and shadow), a circle made of printed arcs (the
+arrows' open arcs, the centre circles) around bare board only part of it."""
+
 MIN_STEP_SHARE_CARROM = 0.62
 """The same on a carrom board, whose arrows end in open arcs a coin's size that outline half a circle."""
 
@@ -216,6 +224,50 @@ def on_surface(centres_mm: np.ndarray, board: BoardModel, *, margin_mm: float = 
     return on
 
 
+def board_face_gap(lab: np.ndarray, view: BoardView, colour_lab: np.ndarray, *, board: BoardModel) -> np.ndarray:
+    """Lab distance of each face colour from the playing surface's (its median; lightness counts half).
+
+    Pieces and print cover a small share of the surface, so its median is the
+    bare board; light falls unevenly across it, hence the lightness weight.
+    """
+    inner_mm = board.half_side_mm - board.pocket_diameter_mm
+    grid = np.arange(-inner_mm, inner_mm + 1e-9, 10.0)
+    xs, ys = np.meshgrid(grid, grid)
+    pts = np.rint(view.to_px(np.column_stack([xs.ravel(), ys.ravel()]))).astype(int)
+    h, w = lab.shape[:2]
+    surface = np.median(lab[np.clip(pts[:, 1], 0, h - 1), np.clip(pts[:, 0], 0, w - 1)].astype(np.float64), axis=0)
+    return np.linalg.norm((np.asarray(colour_lab, np.float64).reshape(-1, 3) - surface) * np.array([0.5, 1.0, 1.0]),
+                          axis=1)
+
+
+def arrow_ends_mm(board: CarromBoard) -> np.ndarray:
+    """Centres (4, 2) of the open arcs that end the four corner arrows (on the diagonals)."""
+    inset = board.half_side_mm - (board.arrow_start_from_corner_mm + board.arrow_length_mm) / math.sqrt(2)
+    return np.array([(sx * inset, sy * inset) for sx in (-1, 1) for sy in (-1, 1)])
+
+
+def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: CarromBoard) -> np.ndarray:
+    """True for circles drawn by printed outlines around bare board: the arrows' arcs, the centre circles.
+
+    Such a circle's face is the board's own colour and only part of its rim is
+    drawn. A light coin on a light board matches the board too, but it shows its
+    whole rim, or lies among coins whose rims draw part of its own; so the test
+    is kept to lone circles where the print has arcs of a coin's size.
+    """
+    if len(found) == 0:
+        return np.zeros(0, bool)
+    c = found.centres_mm
+    coin_mm = board.coin_diameter_mm
+    ends = arrow_ends_mm(board)
+    near_arrow = np.hypot(c[:, None, 0] - ends[None, :, 0], c[:, None, 1] - ends[None, :, 1]).min(axis=1) < 1.5 * coin_mm
+    in_figure = np.hypot(c[:, 0], c[:, 1]) < board.outer_circle_diameter_mm / 2 + coin_mm / 2
+    between = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
+    touching = (between > 0) & (between < found.radii_mm[:, None] + found.radii_mm[None, :] + 4.0)
+    lone = touching.sum(axis=1) < 2
+    bare = board_face_gap(lab, view, found.colour_lab, board=board) < BOARD_FACE_MATCH
+    return bare & lone & (near_arrow | in_figure) & (found.support < BOARD_FACE_MIN_SUPPORT)
+
+
 def _resolve_overlaps(centres_mm: np.ndarray, radii_mm: np.ndarray, score: np.ndarray,
                       *, allowed_overlap_mm: float) -> np.ndarray:
     """Greedy, best score first: keep a circle unless it overlaps a kept one by more than allowed."""
@@ -276,15 +328,29 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         centres_mm[filled], radii_mm[filled], size_arr[filled], support_arr[filled], score_arr[filled])
     colour, surround = _colours(lab, view, centres_mm, size_arr, sizes, board)
     found = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, colour, surround)
+    if isinstance(board, CarromBoard):
+        coin = ~_printed_outline(found, lab, view, board=board)
+        found, score_arr = found.filter(coin), score_arr[coin]
     printed = _printed_mask(found, lab, view, board=board, edges=edges, sizes=sizes)
     if isinstance(board, CrokinoleBoard):
         # The 20-hole is a disc-sized circle of its own; it must not crowd out a disc leaning over it.
         printed |= hole_mask(found.centres_mm, board=board)
     found, score_arr = found.filter(~printed), score_arr[~printed]
-    keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=0.3 * sizes[0].radius_mm)
-    found = found.filter(keep)
-    if len(sizes) == 2 and len(found):
-        found = _one_large_piece(found, edges, lab, view, sizes, board)
+    allowed_mm = 0.3 * sizes[0].radius_mm
+    keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+    if len(sizes) == 2 and keep.any():
+        sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board)
+        demoted = np.zeros(len(found), bool)
+        demoted[np.nonzero(keep)[0]] = (found.size[keep] == 1) & (sized.size == 0)
+        if demoted.any():
+            # A large circle that is not the one large piece was drawn round small pieces it crowded out
+            # (two touching coins, a coin and its shadow): the small circles it overlaps come first.
+            score_arr = np.where(demoted, score_arr - 10.0, score_arr)
+            keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+            sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board)
+        found = sized
+    else:
+        found = found.filter(keep)
     return found.filter(np.argsort(-found.support, kind="stable"))
 
 

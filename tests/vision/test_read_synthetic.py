@@ -79,3 +79,30 @@ def test_a_light_disc_in_the_hole_scores_twenty_and_an_empty_hole_none():
     assert read_pieces(image, homography=homography, board=board).twenties == {}
     image, homography = hole_still(61004, None, resolution=RESOLUTION, difficulty="clean")
     assert read_pieces(image, homography=homography, board=board, look_in_hole=True).twenties == {}
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_printed_arcs_on_a_painted_carrom_board_are_not_coins(seed):
+    from simulation.scene import SceneFrame
+
+    board = load_board("carrom")
+    # A painted board's arrow arcs and centre circles are coin-sized outlines around bare board.
+    image, homography = film_still(SceneFrame(0.0, ()), board=board, seed=seed, difficulty="medium",
+                                   resolution=RESOLUTION, look="painted_blue_red")
+    assert read_pieces(image, homography=homography, board=board).pieces == ()
+
+
+def test_the_break_formation_on_a_painted_board_reads_all_nineteen():
+    from simulation.play_carrom import break_formation
+    from simulation.scene import PieceState, SceneFrame
+
+    board = load_board("carrom")
+    places = break_formation(board)
+    frame = SceneFrame(0.0, tuple(PieceState(i, kind, x, y, board.coin_diameter_mm / 2)
+                                  for i, (kind, x, y) in enumerate(places)))
+    image, homography = film_still(frame, board=board, seed=22, difficulty="medium", resolution=RESOLUTION,
+                                   look="painted_blue_red")
+    reading = read_pieces(image, homography=homography, board=board)
+    pairs = _matches(reading.pieces, [{"x_mm": x, "y_mm": y} for _, x, y in places])
+    assert len(pairs) == len(reading.pieces) == 19
+    assert sorted(reading.pieces[i].kind for i, _ in pairs) == sorted(places[j][0] for _, j in pairs)
