@@ -59,10 +59,11 @@ MIN_STEP_SHARE = 0.5
 BOARD_FACE_MATCH = 12.0
 """Lab distance (lightness counting half) under which a carrom disc's face is the bare board's own colour."""
 
-BOARD_FACE_MIN_SUPPORT = 0.9
+BOARD_FACE_MIN_SUPPORT = 0.92
 """Least rim support of a lone carrom disc, on a printed figure, whose face is the board's colour: a coin
 as light as a birch board shows its whole rim (its edge and shadow), a circle made of printed arcs (the
-arrows' open arcs, the centre circles) around bare board only part of it."""
+arrows' open arcs, the centre circles) around bare board only part of it (arcs seen at 0.74 to 0.90, lone light coins on birch
+at 0.94 and up: a narrow margin)."""
 
 MIN_STEP_SHARE_CARROM = 0.62
 """The same on a carrom board, whose arrows end in open arcs a coin's size that outline half a circle."""
@@ -328,9 +329,6 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         centres_mm[filled], radii_mm[filled], size_arr[filled], support_arr[filled], score_arr[filled])
     colour, surround = _colours(lab, view, centres_mm, size_arr, sizes, board)
     found = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, colour, surround)
-    if isinstance(board, CarromBoard):
-        coin = ~_printed_outline(found, lab, view, board=board)
-        found, score_arr = found.filter(coin), score_arr[coin]
     printed = _printed_mask(found, lab, view, board=board, edges=edges, sizes=sizes)
     if isinstance(board, CrokinoleBoard):
         # The 20-hole is a disc-sized circle of its own; it must not crowd out a disc leaning over it.
@@ -338,6 +336,15 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     found, score_arr = found.filter(~printed), score_arr[~printed]
     allowed_mm = 0.3 * sizes[0].radius_mm
     keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+    while isinstance(board, CarromBoard) and keep.any():
+        # Told among the circles kept, where a neighbour is another piece rather than another fit of the same;
+        # a print's other fits, crowded out by the first, come up in turn.
+        outline = np.zeros(len(found), bool)
+        outline[np.nonzero(keep)[0]] = _printed_outline(found.filter(keep), lab, view, board=board)
+        if not outline.any():
+            break
+        found, score_arr = found.filter(~outline), score_arr[~outline]
+        keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     if len(sizes) == 2 and keep.any():
         sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board)
         demoted = np.zeros(len(found), bool)
