@@ -62,8 +62,8 @@ BOARD_FACE_MATCH = 12.0
 BOARD_FACE_MIN_SUPPORT = 0.92
 """Least rim support of a lone carrom disc, on a printed figure, whose face is the board's colour: a coin
 as light as a birch board shows its whole rim (its edge and shadow), a circle made of printed arcs (the
-arrows' open arcs, the centre circles) around bare board only part of it (arcs seen at 0.74 to 0.90, lone light coins on birch
-at 0.94 and up: a narrow margin)."""
+arrows' open arcs, the centre circles) around bare board only part of it (arcs seen at 0.74 to 0.90,
+lone light coins on birch at 0.94 and up: a narrow margin)."""
 
 MIN_STEP_SHARE_CARROM = 0.62
 """The same on a carrom board, whose arrows end in open arcs a coin's size that outline half a circle."""
@@ -260,7 +260,8 @@ def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *
     c = found.centres_mm
     coin_mm = board.coin_diameter_mm
     ends = arrow_ends_mm(board)
-    near_arrow = np.hypot(c[:, None, 0] - ends[None, :, 0], c[:, None, 1] - ends[None, :, 1]).min(axis=1) < 1.5 * coin_mm
+    to_arrow = np.hypot(c[:, None, 0] - ends[None, :, 0], c[:, None, 1] - ends[None, :, 1]).min(axis=1)
+    near_arrow = to_arrow < 1.5 * coin_mm
     in_figure = np.hypot(c[:, 0], c[:, 1]) < board.outer_circle_diameter_mm / 2 + coin_mm / 2
     between = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
     touching = (between > 0) & (between < found.radii_mm[:, None] + found.radii_mm[None, :] + 4.0)
