@@ -36,13 +36,13 @@ RIM_MARGIN_MM = 12.0
 """Band along the surface's edge left out: cushions, the frame's shadow and the ditch's lip."""
 
 COVERED_SURROUND = 0.35
+"""Share of the ring around a detection inside a cover from which the detection is part of the cover."""
 
 BEYOND_FRAME_SURROUND = 0.1
 """Share of the ring around a detection outside the frame from which it is left unseen."""
 
 COARSE_PX_PER_MM = 0.5
 """Scale covers are looked for at: a finger is still several pixels wide."""
-"""Share of the ring around a detection inside a cover from which the detection is part of the cover."""
 
 
 @dataclass(frozen=True)
