@@ -202,8 +202,7 @@ class SettleGate:
         return np.count_nonzero(changed) / board_px > self.settings.moving_fraction
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        blue, green, red = cv2.split(cv2.absdiff(a, b))
-        return cv2.max(cv2.max(blue, green), red) > self.settings.pixel_change
+        return _channel_change(a, b) > self.settings.pixel_change
 
     def _free_motion(self, changed: np.ndarray, board_px: int) -> float:
         """Share of the board changed in regions that do not reach the rim: moving pieces."""
@@ -235,7 +234,7 @@ class SettleGate:
         if stale.any():
             self._reference = self._reference.copy()
             self._reference[stale] = small[stale]
-            self._reference_level = np.median(self._reference.reshape(-1, 3)[self._rim_sample], axis=0)
+            self._reference_level = self._rim_level(self._reference)
             patch, level = self._rim_change(small)
             if cv2.countNonZero(patch) < needed:
                 return False
@@ -254,13 +253,22 @@ class SettleGate:
 
     def _rim_change(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rim pixels that differ from the last settled view (uint8 mask), and the rim's colour now."""
-        level = np.median(small.reshape(-1, 3)[self._rim_sample], axis=0)
+        level = self._rim_level(small)
         gain = (level + 1) / (self._reference_level + 1)
         expected = cv2.multiply(self._reference, (*gain, 0.0))
-        blue, green, red = cv2.split(cv2.absdiff(small, expected))
-        patch = cv2.max(cv2.max(blue, green), red) > 2 * self.settings.pixel_change
+        patch = _channel_change(small, expected) > 2 * self.settings.pixel_change
         return patch.view(np.uint8) & self._rim_u8, level
 
     def _set_reference(self, small: np.ndarray) -> None:
         self._reference = small
-        self._reference_level = np.median(small.reshape(-1, 3)[self._rim_sample], axis=0)
+        self._reference_level = self._rim_level(small)
+
+    def _rim_level(self, small: np.ndarray) -> np.ndarray:
+        """The rim's colour in a small view: the median of a sample of its pixels."""
+        return np.median(small.reshape(-1, 3)[self._rim_sample], axis=0)
+
+
+def _channel_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest change of any colour channel between two BGR views."""
+    blue, green, red = cv2.split(cv2.absdiff(a, b))
+    return cv2.max(cv2.max(blue, green), red)
