@@ -25,7 +25,7 @@ from vision.events import EventInferer, Motion, Observation
 from vision.localise import locate_board
 from vision.pieces import BoardReading
 from vision.pieces_read import read_pieces
-from vision.pockets import DitchWatch, PocketWatch, board_masks, pocket_centres_mm
+from vision.pockets import DitchWatch, HoleWatch, PocketWatch, board_masks, pocket_centres_mm, pocket_radius_mm
 from vision.settle import SettleGate, SettleSettings
 from vision.sources import Frame
 
@@ -33,7 +33,6 @@ MIN_STRIKE_MOTION = 0.003  # share of the board moving on its own (about a strik
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
 STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the total motion of the stroke's largest such run
 MAX_SEGMENT_FRAMES = 9000  # moving frames kept between settled readings (5 min at 30 fps)
-HOLE_CHANGE = 30  # mean colour change of the 20-hole's pixels that means a disc lies in it
 SAME_SPOT_CORRELATION = 0.9  # a piece's patch matching the last read view this well (nudges allowed) is unchanged
 # A settled reading with more of the surface covered is not trusted. The part a camera never
 # sees (beyond the frame's edge) does not count: it is the same in every reading.
@@ -138,8 +137,8 @@ class BoardAnalyzer:
         self._last_locate_s = -np.inf
         self._settled_frame: np.ndarray | None = None  # full frame of the last settled view
         self._read_frame: np.ndarray | None = None  # full frame of the last reading events were drawn from
-        self._empty_hole: np.ndarray | None = None  # crokinole: the 20-hole as it looked empty
-        self._hole_was_full = False
+        self._hole: HoleWatch | None = None  # crokinole
+        self._empty_hole_frame: np.ndarray | None = None  # crokinole: a full frame with the 20-hole empty
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="read") if self.read_in_background else None
         self._pending: tuple[Future, Frame, Motion | None] | None = None  # a reading under way
         self._unread: Motion | None = None  # the movement before a settled view that could not be read
@@ -152,7 +151,8 @@ class BoardAnalyzer:
 
     def _new_inferer(self) -> EventInferer:
         return EventInferer(self.game, pocket_centres_mm=pocket_centres_mm(self._board),
-                            first_shooter=self.first_shooter)
+                            first_shooter=self.first_shooter, hole_radius_mm=pocket_radius_mm(self._board),
+                            shooting_line_radius_mm=getattr(self._board, "shooting_line_diameter_mm", 0.0) / 2)
 
     def new_board(self) -> None:
         """The pieces are set up afresh (a new board or round): the next settled reading starts over."""
@@ -215,6 +215,9 @@ class BoardAnalyzer:
             return False
         self._board = load_board(location.game, location.model)
         self._opening = frame
+        # A round starts with the 20-hole empty: the first sight of the board is how it looks empty.
+        self._empty_hole_frame = frame.image
+        self._hole = None
         self._tracker = BoardTracker(self.locate)
         self._tracker.reset(location, frame.image)
         self._inferer = self._new_inferer()
@@ -224,7 +227,6 @@ class BoardAnalyzer:
     def _set_view(self, homography: np.ndarray, image_shape: tuple[int, int]) -> None:
         self._conclude()  # a reading under way belongs to the view it was taken in
         previous = self._homography
-        self._empty_hole = None  # the hole's pixels moved with the board
         self._homography = np.array(homography, float)
         surface, rim = board_masks(self._homography, board=self._board, image_shape=image_shape)
         self._gate = SettleGate(board_mask=surface, rim_mask=rim, settings=self.settle)
@@ -233,31 +235,27 @@ class BoardAnalyzer:
         if isinstance(self._board, CrokinoleBoard):
             self._ditch = DitchWatch(self._homography, board=self._board, shrink=self._gate.shrink,
                                      image_shape=image_shape)
-        if previous is not None and self._settled_frame is not None:
+        h, w = image_shape
+        moved = self._homography @ np.linalg.inv(previous) if previous is not None else None
+        if isinstance(self._board, CrokinoleBoard):
+            if moved is not None:
+                self._empty_hole_frame = cv2.warpPerspective(self._empty_hole_frame, moved, (w, h),
+                                                             borderMode=cv2.BORDER_REPLICATE)
+            self._hole = (HoleWatch(self._pockets, empty=self._empty_hole_frame) if self._hole is None
+                          else self._hole.moved(self._pockets, empty=self._empty_hole_frame))
+        if moved is not None and self._settled_frame is not None:
             # The last settled view, moved with the board: an arm is still seen against it.
-            moved = self._homography @ np.linalg.inv(previous)
-            h, w = image_shape
             self._gate.set_reference(cv2.warpPerspective(self._settled_frame, moved, (w, h),
                                                          borderMode=cv2.BORDER_REPLICATE))
             if self._read_frame is not None:
                 self._read_frame = cv2.warpPerspective(self._read_frame, moved, (w, h),
                                                        borderMode=cv2.BORDER_REPLICATE)
 
-    def _hole_filled(self, image: np.ndarray) -> bool:
-        """Crokinole: the 20-hole went from looking empty to holding something since the last settle."""
-        if self.game != "crokinole":
-            return False
-        mouth = self._pockets.mouth(image)
-        if self._empty_hole is None or self._empty_hole.shape != mouth.shape:
-            self._empty_hole, self._hole_was_full = mouth, False
-            return False
-        is_full = float(np.abs(mouth - self._empty_hole).max(axis=1).mean()) > HOLE_CHANGE
-        filled, self._hole_was_full = is_full and not self._hole_was_full, is_full
-        return filled
-
     def _watch(self, frame: Frame) -> AnalysisStep:
         gate = self._gate.update(frame.image, frame.t_s)
         self._pockets.update(frame.image, frame.t_s)
+        if self._hole is not None:
+            self._hole.update(frame.image, frame.t_s)
         if self._ditch is not None:
             self._ditch.update(self._gate.free_change, frame.t_s)
         segment = self._segment
@@ -279,18 +277,21 @@ class BoardAnalyzer:
             self._pending = (_Done(self.read(opening.image, homography=self._homography, board=self._board)),
                              opening, None)
             self._conclude()
-        hole_filled = self._hole_filled(frame.image)
+        hole_entries = self._hole.entries() if self._hole is not None else ()
         motion = None
-        if segment.start_s is not None:
+        if segment.start_s is not None or hole_entries:
             unchanged = None
             if self._read_frame is not None:
                 unchanged = partial(spots_unchanged, self._read_frame, frame.image, homography=self._homography)
-            motion = Motion(segment.start_s, segment.strike_s(), tuple(self._pockets.activity()), hole_filled,
-                            unchanged, self._ditch.landings() if self._ditch is not None else ())
+            start_s = segment.start_s if segment.start_s is not None else hole_entries[0]
+            motion = Motion(start_s, segment.strike_s(), tuple(self._pockets.activity()), hole_entries,
+                            self._hole is not None and self._hole.is_full, unchanged,
+                            self._ditch.landings() if self._ditch is not None else ())
         self._segment = _Segment()
         self._pockets.reset()
-        if self._ditch is not None:
-            self._ditch.reset()
+        for watch in (self._ditch, self._hole):
+            if watch is not None:
+                watch.reset()
         homography, board = self._homography.copy(), self._board
         if self._reader is None:
             self._pending = (_Done(self.read(frame.image, homography=homography, board=board)), frame, motion)

@@ -12,8 +12,9 @@ its kind is the vote of all its sightings. Between two readings:
   change: a piece not read where nothing changed is still there, one read where nothing
   changed was only missed before; neither is an event;
 - pieces that moved mean a stroke or shot was played;
-- a crokinole 20 is observed only from a disc seen lying in the hole, never from a
-  disappearance (design.md).
+- a crokinole 20 is observed only from a disc seen coming to lie in the hole (even if it is
+  taken out before the board settles), never from a disappearance (design.md); a disc read
+  lying over the hole's mouth (a leaner) is what filled it, not a 20.
 
 Observations use the event shape of design.md ("Ground truth and observations"),
 with `confidence` and `needs_review`.
@@ -29,7 +30,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from vision.pieces import BoardReading, Piece
-from vision.pockets import PocketActivity
+from vision.pockets import MOUTH_SHARE, PocketActivity
 
 MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
@@ -70,7 +71,8 @@ class Motion:
     start_s: float  # first frame that moved
     strike_s: float | None  # first frame where pieces moved on their own (not under a hand)
     pockets: tuple[PocketActivity, ...] = ()
-    hole_filled: bool = False  # crokinole: the 20-hole was empty at the last settle and holds a disc now
+    hole_entries: tuple[float, ...] = ()  # crokinole: when the 20-hole was seen to take something
+    hole_full: bool = False  # crokinole: the 20-hole looks full at this settle
     unchanged: SpotCheck | None = None  # the image's word on whether a piece's spot changed
     ditch: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) where something landed in the ditch
 
@@ -87,7 +89,8 @@ class Motion:
             pockets[a.pocket] = a
         strike_s = self.strike_s if self.strike_s is not None else later.strike_s
         return Motion(self.start_s, strike_s, tuple(pockets[i] for i in sorted(pockets)),
-                      self.hole_filled or later.hole_filled, later.unchanged, self.ditch + later.ditch)
+                      self.hole_entries + later.hole_entries, later.hole_full, later.unchanged,
+                      self.ditch + later.ditch)
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
@@ -139,12 +142,19 @@ class EventInferer:
     game : {"carrom", "crokinole", "couronne"}
     pocket_centres_mm : centres of the pockets (or the 20-hole), as PocketWatch numbers them.
     first_shooter : crokinole: the colour that shoots first, when the match knows it.
+    hole_radius_mm : crokinole: the 20-hole's radius (a disc read over its mouth explains its look).
+    shooting_line_radius_mm : crokinole: where discs are set down to be shot (0: not known).
     """
 
     def __init__(self, game: str, *, pocket_centres_mm: tuple[tuple[float, float], ...],
-                 first_shooter: str | None = None):
+                 first_shooter: str | None = None, hole_radius_mm: float = 0.0,
+                 shooting_line_radius_mm: float = 0.0):
         self.game = game
         self._pockets_mm = np.array(pocket_centres_mm, float)
+        self._hole_radius_mm = hole_radius_mm
+        self._over_hole = False  # crokinole: a disc lay over the hole's mouth at the last reading
+        self._shooting_line_mm = shooting_line_radius_mm
+        self._waiting: _Track | None = None  # crokinole: a disc read on the shooting line before its shot
         self._tracks: list[_Track] = []
         self._ids = count()
         self._twenties: dict[str, int] = {}
@@ -174,6 +184,7 @@ class EventInferer:
             for piece in reading.pieces:
                 self._new_track(piece, appeared_s=None)
             self._twenties = dict(reading.twenties)
+            self._over_hole = self._is_over_hole(reading)
             return []
         motion = motion or Motion(t_s, None)
         shot_t_s = motion.strike_s if motion.strike_s is not None else motion.start_s
@@ -224,18 +235,27 @@ class EventInferer:
                     and not any(p.kind == stroke_piece for p in reading.pieces))
         striker_changed = bool(strikers_gone or vanished or any(t.kind == stroke_piece for t in new_tracks)
                                or any(t.kind == stroke_piece for t, _ in moved_really))
+        waiting = False
         if self.game == "crokinole":
             # A shot brings a disc in from the shooting line or sets discs rolling; discs taken
-            # off by hand after an invalid shot or a 20 are no shot.
-            is_stroke = bool(new_tracks or motion.strike_s is not None)
+            # off by hand after an invalid shot or a 20 are no shot. A disc set on the shooting
+            # line with nothing rolling waits for its shot (the hand held still long enough for
+            # the board to settle): the shot comes with the strike.
+            waiting = (motion.strike_s is None and len(new_tracks) == 1
+                       and self._on_shooting_line(new_tracks[0]))
+            is_stroke = bool((new_tracks and not waiting) or motion.strike_s is not None)
         else:
             # Pieces gone with nothing seen rolling are more likely misread than played.
             struck = motion.strike_s is not None
             is_stroke = bool(any(t.kind != stroke_piece for t, _ in moved_really)
                              or (struck and (striker_changed or any(t.missed == 0 for t in missing))))
+        shot_seen = bool(new_tracks) or self._waiting is not None  # crokinole: the shot disc was read
         if is_stroke:
             observations.append(Observation(shot_t_s, "shot", self._shot_piece(new_tracks),
                                             confidence=1.0 if motion.strike_s is not None else 0.6))
+            self._waiting = None
+        if waiting:
+            self._waiting = new_tracks[0]
 
         for track in strikers_gone:
             self._tracks.remove(track)
@@ -243,11 +263,20 @@ class EventInferer:
                 observations.append(self._gone(track, busy))  # the striker went in with the stroke
         if is_stroke and vanished:
             observations.append(self._stroke_piece_gone(busy, shot_t_s))
-        if self.game == "crokinole" and motion.hole_filled:
-            shot_disc = self._last_shot if is_stroke and not new_tracks else None
-            observations.append(self._into_hole(missing, motion, shot_t_s, shot_disc))
         # Crokinole: when each disc landed in the ditch, if it was seen landing (after the strike).
         landings = [landing for landing in motion.ditch if motion.strike_s is None or landing[0] >= motion.strike_s]
+        entries = self._hole_entries(reading, motion, shot_t_s) if self.game == "crokinole" else []
+        shot_disc = self._last_shot if is_stroke and not shot_seen else None
+        for when in entries:
+            observations.append(self._into_hole(missing, when, shot_disc))
+            shot_disc = None
+        # The reader may see 20s itself (then it says so in `twenties`).
+        seen_new_20 = any(n > self._twenties.get(kind, 0) for kind, n in reading.twenties.items())
+        if self.game == "crokinole" and not entries and not seen_new_20 and motion.strike_s is not None:
+            hidden = self._hidden_in_hole(missing, landings, motion, shot_disc)
+            if hidden is not None:
+                observations.append(hidden)
+                entries = [hidden.t_s]
         for track in missing:
             if track.missing_since_s is None:
                 track.missing_since_s = self._landing(track, landings) if landings else shot_t_s
@@ -257,7 +286,7 @@ class EventInferer:
                 observations.append(self._gone(track, busy if explained else []))
                 self._tracks.remove(track)
         if self.game == "crokinole":
-            if is_stroke and motion.strike_s is not None and not new_tracks and not motion.hole_filled:
+            if is_stroke and motion.strike_s is not None and not shot_seen and not entries:
                 observations += self._shot_disc_off(landings, shot_t_s)
             observations += self._sunk(reading, motion, shot_t_s)
             for track in new_tracks:
@@ -306,6 +335,8 @@ class EventInferer:
         # without one, the players take turns.
         if len(new_tracks) == 1 and new_tracks[0].kind in CROKINOLE_COLOURS:
             self._last_shot = new_tracks[0].kind
+        elif self._waiting is not None and self._waiting.kind in CROKINOLE_COLOURS:
+            self._last_shot = self._waiting.kind
         elif self._last_shot is not None:
             self._last_shot = CROKINOLE_COLOURS[1 - CROKINOLE_COLOURS.index(self._last_shot)]
         else:
@@ -348,15 +379,62 @@ class EventInferer:
             return Observation(best.peak_t_s, "pocketed", piece, best.pocket, confidence=0.8)
         return Observation(shot_t_s, "off_board", piece, confidence=0.5, needs_review=True)
 
-    def _into_hole(self, missing: list[_Track], motion: Motion, shot_t_s: float,
-                   shot_disc: str | None) -> Observation:
-        """A disc now lies in the hole: the vanished disc nearest to it, or the unseen shot disc (`shot_disc`).
+    def _hole_entries(self, reading: BoardReading, motion: Motion, shot_t_s: float) -> list[float]:
+        """When discs came to lie in the 20-hole since the last reading.
+
+        The hole's look says when it took something; a disc now read lying over its mouth
+        (a leaner) is what a new fill was. A disc that lay over the mouth and is gone, with
+        the hole still full, fell in without the look changing.
+        """
+        over = self._is_over_hole(reading)
+        entries = list(motion.hole_entries)
+        if over and not self._over_hole and entries:
+            entries.pop()
+        elif self._over_hole and not over and motion.hole_full and not entries:
+            entries.append(shot_t_s)
+        self._over_hole = over
+        return entries
+
+    def _hidden_in_hole(self, missing: list[_Track], landings: list[tuple[float, float]], motion: Motion,
+                        shot_disc: str | None) -> Observation | None:
+        """A disc gone into the hole without the hole's look changing (a dark disc in a dark hole).
+
+        The hole's region was busy, and more discs are gone (those no longer read, and the
+        shot disc when none came in) than were seen landing in the ditch: each landing
+        explains the gone disc nearest its bearing, and the one left went into the hole.
+        Held for review at low confidence, since it rests on the ditch being watched well.
+        """
+        hole = next((a for a in motion.pockets if a.pocket == 0 and a.energy > 0), None)
+        if hole is None or len(missing) + (shot_disc is not None) <= len(landings):
+            return None
+        unexplained = list(missing)
+        for _, angle in landings:
+            if not unexplained:
+                break
+            unexplained.remove(min(unexplained, key=lambda t: _angle_apart(np.arctan2(t.y_mm, t.x_mm), angle)))
+        when = hole.peak_t_s if hole.peak_t_s is not None else motion.start_s
+        if not unexplained:
+            return Observation(when, "sunk_20", shot_disc, confidence=0.4, needs_review=True)
+        nearest = min(unexplained, key=lambda t: np.hypot(t.x_mm, t.y_mm))
+        missing.remove(nearest)
+        self._tracks.remove(nearest)
+        return Observation(when, "sunk_20", nearest.kind, confidence=0.4, needs_review=True)
+
+    def _on_shooting_line(self, track: _Track) -> bool:
+        """Crokinole: whether a disc lies where discs are set down to be shot (on or beyond the shooting line)."""
+        return self._shooting_line_mm > 0 and np.hypot(track.x_mm, track.y_mm) >= self._shooting_line_mm - track.r_mm
+
+    def _is_over_hole(self, reading: BoardReading) -> bool:
+        """Crokinole: whether a disc read lies over the hole's mouth (the part its look is taken from)."""
+        reach_mm = MOUTH_SHARE * self._hole_radius_mm
+        return self.game == "crokinole" and any(np.hypot(p.x_mm, p.y_mm) < reach_mm + p.r_mm for p in reading.pieces)
+
+    def _into_hole(self, missing: list[_Track], when: float, shot_disc: str | None) -> Observation:
+        """A disc came to lie in the hole: the vanished disc nearest to it, or the unseen shot disc (`shot_disc`).
 
         Seen in the hole region, not inferred from a disappearance; still held for review,
         since which disc it is rests on where the discs were.
         """
-        hole = next((a for a in motion.pockets if a.pocket == 0), None)
-        when = hole.peak_t_s if hole is not None and hole.peak_t_s is not None else shot_t_s
         if not missing:
             return Observation(when, "sunk_20", shot_disc, confidence=0.6, needs_review=True)
         nearest = min(missing, key=lambda t: np.hypot(t.x_mm, t.y_mm))
@@ -373,3 +451,8 @@ class EventInferer:
             observations += [Observation(when, "sunk_20", kind)] * max(0, seen - self._twenties.get(kind, 0))
         self._twenties = dict(reading.twenties)
         return observations
+
+
+def _angle_apart(a: float, b: float) -> float:
+    """The angle between two bearings in radians (0 to pi)."""
+    return abs((a - b + np.pi) % (2 * np.pi) - np.pi)

@@ -27,6 +27,9 @@ BUSY_SHARE = 0.01  # share of the watched pixels changed in a frame (beyond the 
 DITCH_SECTORS = 24  # the crokinole ditch is watched in this many sectors ...
 DITCH_LANDING_SHARE = 0.05  # ... a share of a sector's pixels changing on their own is a disc landing there
 EDGE_BAND_FRACTION = 0.03  # a surface cut by the picture's edge is watched for arms this deep (share of the picture)
+MOUTH_SHARE = 0.8  # a pocket's mouth: inside this share of its radius (clear of its rim)
+HOLE_CHANGE = 30  # mean colour change of the 20-hole's mouth from its empty look that means something lies in it
+HOLE_STEADY_S = 0.2  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ class PocketWatch:
             watched, around = d2 <= inner**2, (d2 > inner**2) & (d2 <= outer**2)
             self._windows.append((slice(y0, y1), slice(x0, x1), watched.astype(np.uint8), around.astype(np.uint8)))
             self._sizes.append((int(np.count_nonzero(watched)), int(np.count_nonzero(around))))
-            self._mouths.append(d2 <= (0.8 * r) ** 2)
+            self._mouths.append(d2 <= (MOUTH_SHARE * r) ** 2)
         self._previous: list[np.ndarray | None] = [None] * len(self._windows)
         # Running sums, not a history: memory stays flat however long the board moves.
         self._energy = np.zeros(len(self._windows))
@@ -123,6 +126,62 @@ class PocketWatch:
         """Energy and peak time of each pocket since the last reset."""
         return [PocketActivity(i, float(energy), self._peak_t_s[i] if energy > 0 else None)
                 for i, energy in enumerate(self._energy)]
+
+
+class HoleWatch:
+    """Crokinole: when a disc came to lie in the 20-hole, from the hole's look against its empty look.
+
+    Each frame the hole's mouth is compared with the empty hole; a hole that goes from
+    looking empty to looking full, and stays so for `HOLE_STEADY_S`, took a disc at the
+    start of that stretch. Every such entry since the last `reset` is kept, so a 20 taken
+    out of the hole before the board settles is still seen. A disc lying over the mouth
+    (a leaner) also fills it: the reading tells that apart.
+
+    Parameters
+    ----------
+    pockets : PocketWatch
+        The board's pocket watch (for crokinole, pocket 0 is the hole).
+    empty : (H, W, 3) uint8 ndarray
+        A frame with the hole empty, in the current view (e.g. the first frame of the round).
+    """
+
+    def __init__(self, pockets: PocketWatch, *, empty: np.ndarray):
+        self._pockets = pockets
+        self._empty = pockets.mouth(empty)
+        self.holding = False
+        self.is_full = False
+        self._since_s: float | None = None  # when the look last turned from what `holding` says
+        self._entries: list[float] = []
+
+    def moved(self, pockets: PocketWatch, *, empty: np.ndarray) -> HoleWatch:
+        """This watch for a new view of the board (bumped): what it saw so far is kept."""
+        watch = HoleWatch(pockets, empty=empty)
+        watch.holding, watch.is_full, watch._entries = self.holding, self.is_full, list(self._entries)
+        return watch
+
+    def update(self, image: np.ndarray, t_s: float) -> None:
+        """Compare the hole with its empty look; note an entry once a filled look has lasted."""
+        mouth = self._pockets.mouth(image)
+        if mouth.shape != self._empty.shape or not len(mouth):
+            return
+        self.is_full = float(np.abs(mouth - self._empty).max(axis=1).mean()) > HOLE_CHANGE
+        if self.is_full == self.holding:
+            self._since_s = None
+            return
+        if self._since_s is None:
+            self._since_s = t_s
+        if t_s - self._since_s >= HOLE_STEADY_S - 1e-9:
+            self.holding = self.is_full
+            if self.holding:
+                self._entries.append(self._since_s)
+            self._since_s = None
+
+    def entries(self) -> tuple[float, ...]:
+        """When a disc came to lie in the hole, each time since the last reset."""
+        return tuple(self._entries)
+
+    def reset(self) -> None:
+        self._entries = []
 
 
 class DitchWatch:

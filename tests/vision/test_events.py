@@ -106,7 +106,7 @@ def test_crokinole_a_disc_seen_in_the_hole_is_the_vanished_disc_nearest_it_held_
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
     inf.settled(reading(("light", 30, 0), ("dark", 250, 0), game="crokinole"), 0.0, None)
     hole = (PocketActivity(0, 0.3, 1.6),)
-    observations = inf.settled(reading(game="crokinole"), 2.0, Motion(1.0, 1.1, hole, hole_filled=True))
+    observations = inf.settled(reading(game="crokinole"), 2.0, Motion(1.0, 1.1, hole, hole_entries=(1.6,), hole_full=True))
     sunk = [o for o in observations if o.type == "sunk_20"]
     assert [(o.piece, o.t_s, o.needs_review) for o in sunk] == [("light", 1.6, True)]
     assert [o.piece for o in observations if o.type == "off_board"] == ["dark"]
@@ -116,10 +116,10 @@ def test_crokinole_a_shot_disc_straight_into_the_hole_is_a_20_of_unknown_colour(
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
     inf.settled(reading(("dark", 250, 0), game="crokinole"), 0.0, None)
     same = reading(("dark", 250, 0), game="crokinole")
-    observations = inf.settled(same, 2.0, Motion(1.0, 1.1, (), hole_filled=True))
+    observations = inf.settled(same, 2.0, Motion(1.0, 1.1, (), hole_entries=(1.5,), hole_full=True))
     assert kinds(observations) == [("shot", None, None), ("sunk_20", None, None)]
     # The 20 is counted once: the hole still holding it is no new 20.
-    assert kinds(inf.settled(same, 4.0, Motion(3.0, 3.1))) == [("shot", None, None)]
+    assert kinds(inf.settled(same, 4.0, Motion(3.0, 3.1, hole_full=True))) == [("shot", None, None)]
 
 
 def picture_unchanged_at(*spots_mm):
@@ -172,7 +172,46 @@ def test_crokinole_a_shot_straight_into_the_hole_is_the_shooters_20_when_the_mat
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="dark")
     inf.settled(reading(("light", 250, 0), game="crokinole"), 0.0, None)
     same = reading(("light", 250, 0), game="crokinole")
-    observations = inf.settled(same, 2.0, Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_filled=True))
+    observations = inf.settled(same, 2.0, Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_entries=(1.5,), hole_full=True))
     assert kinds(observations) == [("shot", "dark", None), ("sunk_20", "dark", None)]
     assert kinds(inf.settled(reading(("light", 250, 0), ("light", 90, 40), game="crokinole"), 4.0,
                              Motion(3.0, 3.1))) == [("shot", "light", None)]
+
+
+def crokinole_inferer(*discs):
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    inf.settled(reading(*discs, game="crokinole"), 0.0, None)
+    return inf
+
+
+def test_crokinole_a_disc_come_to_rest_over_the_hole_is_what_filled_it_and_no_20():
+    inf = crokinole_inferer(("dark", 250, 0))
+    leaner = reading(("dark", 250, 0), ("light", 15, 0), game="crokinole")
+    observations = inf.settled(leaner, 2.0, Motion(1.0, 1.1, hole_entries=(1.6,), hole_full=True))
+    assert "sunk_20" not in [o.type for o in observations]
+
+
+def test_crokinole_a_disc_over_the_hole_knocked_in_is_its_20():
+    inf = crokinole_inferer(("dark", 250, 0), ("light", 15, 0))
+    after = reading(("dark", 120, 40), game="crokinole")
+    observations = inf.settled(after, 3.0, Motion(2.0, 2.1, hole_full=True))
+    assert [(o.type, o.piece) for o in observations if o.type != "shot"] == [("sunk_20", "light")]
+
+
+def test_crokinole_a_20_taken_out_before_the_board_settled_still_counts_at_the_time_it_went_in():
+    inf = crokinole_inferer(("dark", 250, 0), ("light", 60, 0))
+    after = reading(("dark", 250, 0), game="crokinole")
+    observations = inf.settled(after, 4.0, Motion(1.0, 1.1, hole_entries=(1.8,), hole_full=False))
+    assert [(o.type, o.piece, o.t_s) for o in observations if o.type != "shot"] == [("sunk_20", "light", 1.8)]
+
+
+def test_crokinole_a_disc_read_on_the_shooting_line_before_its_strike_is_shot_once_with_the_strike():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5,
+                       shooting_line_radius_mm=304.8)
+    inf.settled(reading(("light", 100, 0), game="crokinole"), 0.0, None)
+    # The hand held still with the dark disc on the line: the board settled before the strike.
+    aiming = reading(("light", 100, 0), ("dark", 0, -300), game="crokinole")
+    assert inf.settled(aiming, 1.0, Motion(0.5, None)) == []
+    shot = reading(("light", 100, 0), ("dark", 20, -60), game="crokinole")
+    observations = inf.settled(shot, 3.0, Motion(1.2, 1.5))
+    assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "dark", 1.5)]

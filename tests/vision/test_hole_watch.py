@@ -1,0 +1,80 @@
+"""The crokinole 20-hole watched frame by frame: a disc coming to lie in it, on drawn frames and a rendered clip."""
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from bench.event_matching import unmatched_events
+from bench.truth_playback import TruthPlayback
+from boardreader.analysis_run import AnalysisRun
+from calibration.geometry import load_board
+from vision.pockets import HOLE_STEADY_S, HoleWatch, PocketWatch
+from vision.sources import VideoFileSource
+
+BOARD = load_board("crokinole")
+HOMOGRAPHY = np.array([[0.4, 0.0, 200.0], [0.0, 0.4, 200.0], [0.0, 0.0, 1.0]])  # board mm -> px, centre at (200, 200)
+FPS = 30.0
+
+
+def frame(*, disc_at_mm: tuple[float, float] | None = None) -> np.ndarray:
+    """A light board with its dark 20-hole, and a light disc where asked."""
+    image = np.full((400, 400, 3), (150, 190, 220), np.uint8)
+    cv2.circle(image, (200, 200), round(0.4 * BOARD.hole_diameter_mm / 2), (20, 20, 20), -1)
+    if disc_at_mm is not None:
+        x, y = (round(200 + 0.4 * v) for v in disc_at_mm)
+        cv2.circle(image, (x, y), round(0.4 * 15.9), (120, 200, 235), -1)
+    return image
+
+
+def watch_over(frames: list[np.ndarray]) -> HoleWatch:
+    empty = frame()
+    watch = HoleWatch(PocketWatch(HOMOGRAPHY, board=BOARD, image_shape=empty.shape[:2]), empty=empty)
+    for i, image in enumerate(frames):
+        watch.update(image, i / FPS)
+    return watch
+
+
+def test_a_disc_lying_in_the_hole_is_an_entry_at_the_time_it_came_even_when_taken_out_again():
+    lying = round(3 * HOLE_STEADY_S * FPS)
+    watch = watch_over([frame()] * 10 + [frame(disc_at_mm=(0, 0))] * lying + [frame()] * 20)
+    assert watch.entries() == pytest.approx((10 / FPS,))
+    assert not watch.holding and not watch.is_full
+
+
+def test_a_disc_rolling_over_the_hole_or_an_empty_hole_is_no_entry():
+    rolling = [frame(disc_at_mm=(x, 0)) for x in (-30, -10, 10, 30)]
+    assert watch_over([frame()] * 5 + rolling + [frame()] * 20).entries() == ()
+
+
+def test_a_disc_that_stays_in_the_hole_is_one_entry_and_the_watch_forgets_it_on_reset():
+    watch = watch_over([frame(disc_at_mm=(0, 0))] * 30)
+    assert len(watch.entries()) == 1 and watch.holding
+    watch.reset()
+    watch.update(frame(disc_at_mm=(0, 0)), 2.0)
+    assert watch.entries() == () and watch.holding
+
+
+@pytest.fixture(scope="module")
+def sunk_clip(tmp_path_factory):
+    """Seed 927's first shot: the light disc goes straight into the hole, and the board is bumped as it lies there."""
+    out = tmp_path_factory.mktemp("clip")
+    subprocess.run([sys.executable, "-m", "boardreader", "simulate", "--game", "crokinole", "--seed", "927",
+                    "--strokes", "1", "--resolution", "640x360", "--out", str(out)], check=True, capture_output=True)
+    return out
+
+
+def test_a_shot_straight_into_the_hole_across_a_bump_is_a_20_and_nothing_else(sunk_clip, tmp_path):
+    truth = TruthPlayback(sunk_clip)
+    assert [e["type"] for e in truth.truth["events"]] == ["shot", "sunk_20"]
+    assert truth.truth.get("homography_changes")
+    run = AnalysisRun("crokinole", truth.truth["event_log"][0], out=tmp_path, locate=truth.locate, read=truth.read)
+    for video_frame in VideoFileSource(sunk_clip / "video.mp4"):
+        truth.t_s = video_frame.t_s
+        run.update(video_frame)
+    run.finish()
+    observed = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert unmatched_events(observed, truth.truth["events"]) == ([], [])
