@@ -26,11 +26,23 @@ PRINT_COLOUR_MATCH = 14.0
 """Lab distance (8-bit Lab units) under which a disc on the printed centre circle is taken to be the print."""
 
 BASE_COLOUR_MATCH = 20.0
-"""The same for a disc on a base circle, against the median of all eight (coins centred on one measured 23 and up)."""
+"""The same for a disc on a base circle, against the median of all eight (coins centred on one measured 23 and up);
+the most it is allowed, where the prints themselves differ (`PRINT_SPREAD_FACTOR`)."""
 
 PRINT_RATIO_MATCH = 0.7
 """Distance between log colour ratios (face over the board around it, per BGR channel) under which a disc
 on a base circle is taken to be the print: a shadow or vignette scales both alike and leaves the ratio."""
+
+PRINT_SPREAD_FACTOR = 4.0
+"""For a striker-sized circle on a base circle, the matches shrink to this many times the eight prints' median
+distance from their own median, between the floors below and the matches above: prints that look alike in a view
+leave less room."""
+
+MIN_BASE_COLOUR_MATCH = 15.0
+"""Floor of the striker-sized base-circle colour match (Lab)."""
+
+MIN_PRINT_RATIO_MATCH = 0.5
+"""Floor of the striker-sized base-circle ratio match."""
 
 BARE_BOARD_MATCH = 12.0
 """Lab distance under which a face between the base lines is the bare board seen beyond them."""
@@ -416,7 +428,9 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     measured = rim_radius(edges, view.to_px(found.centres_mm), min_radius_px=0.85 * small * s,
                           max_radius_px=1.1 * large * s) / s
     size = np.zeros(len(found), int)
-    by_size = (measured - (small + large) / 2) / (large - small)
+    # The rim's profile can peak on print or a shadow beyond a small piece; the rim fitted at its own size cannot.
+    judged = np.minimum(measured, found.radii_mm)
+    by_size = (judged - (small + large) / 2) / (large - small)
     odd = _odd_colour(found.colour_lab) if isinstance(board, CouronneBoard) else np.zeros(len(found))
     candidates = np.nonzero((by_size > 0) | (odd > SHOOTER_ODD_COLOUR))[0]
     if len(candidates):
@@ -441,6 +455,11 @@ def _log_ratios(image_bgr: np.ndarray, centres_px: np.ndarray, *, radius_px: flo
     face = median_colours(image_bgr, centres_px, inner_px=0.0, outer_px=0.6 * radius_px) + 4.0
     around = median_colours(image_bgr, centres_px, inner_px=1.3 * radius_px, outer_px=1.6 * radius_px) + 4.0
     return np.log(face / around)
+
+
+def _lab_gap(colour_lab: np.ndarray, reference_lab: np.ndarray) -> np.ndarray:
+    """Lab distance of each colour (n, 3) from a reference, lightness counting half (light falls unevenly)."""
+    return np.linalg.norm((colour_lab - reference_lab) * np.array([0.5, 1.0, 1.0]), axis=1)
 
 
 def base_line_bands(centres_mm: np.ndarray, board: CarromBoard) -> np.ndarray:
@@ -483,20 +502,30 @@ def _printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, b
     seen_at = np.where((gaps[np.arange(len(bases_mm)), nearest] < 0.8 * radius)[:, None],
                        found.centres_mm[nearest], bases_mm)
     seen_px = view.to_px(seen_at)
-    reference_ratio = np.median(_log_ratios(view.image, seen_px, radius_px=radius * s), axis=0)
+    print_ratios = _log_ratios(view.image, seen_px, radius_px=radius * s)
+    reference_ratio = np.median(print_ratios, axis=0)
     print_lab = median_colours(lab, seen_px, inner_px=0, outer_px=0.6 * radius * s)
     reference_lab = np.median(print_lab, axis=0)
+    # A striker-sized circle on a base circle is the print's outer ring, its face the print alone, or the striker;
+    # how alike the eight prints look in this view sets how near it must be to count as the print (a pale striker
+    # on a yellow base circle stands 19 Lab units off, where the prints lie within 2 of each other). A coin-sized
+    # circle's surround takes in its neighbours: it keeps the wider matches.
+    large = found.size == 1
+    colour_match = np.where(large, np.clip(PRINT_SPREAD_FACTOR * np.median(_lab_gap(print_lab, reference_lab)),
+                                           MIN_BASE_COLOUR_MATCH, BASE_COLOUR_MATCH), BASE_COLOUR_MATCH)
+    ratio_spread = np.median(np.linalg.norm(print_ratios - reference_ratio, axis=1))
+    ratio_match = np.where(large, np.clip(PRINT_SPREAD_FACTOR * ratio_spread, MIN_PRINT_RATIO_MATCH, PRINT_RATIO_MATCH),
+                           PRINT_RATIO_MATCH)
     # A flat print's face varies only by the image's noise; an engraved, shaded coin's face more.
     print_spread = float(np.median(face_spread(lab, seen_px, print_lab, radius_px=0.6 * radius * s)))
     centres_px = view.to_px(found.centres_mm)
     spread = face_spread(lab, centres_px, found.colour_lab, radius_px=0.6 * sizes[0].radius_mm * s)
     ratios = _log_ratios(view.image, centres_px, radius_px=radius * s)
-    # Light falls unevenly across a board: lightness counts half as much as hue.
-    colour_gap = np.linalg.norm((found.colour_lab - reference_lab) * np.array([0.5, 1.0, 1.0]), axis=1)
+    colour_gap = _lab_gap(found.colour_lab, reference_lab)
     looks_printed = colour_gap < PRINT_COLOUR_MATCH
     on_base = gaps.min(axis=0) < 0.8 * radius
-    base_print = on_base & ((colour_gap < BASE_COLOUR_MATCH)
-                            | (np.linalg.norm(ratios - reference_ratio, axis=1) < PRINT_RATIO_MATCH))
+    base_print = on_base & ((colour_gap < colour_match)
+                            | (np.linalg.norm(ratios - reference_ratio, axis=1) < ratio_match))
     at_centre = np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) < 0.8 * radius
     # The queen set on the centre circle in the break formation: a piece with coins all round it.
     between = np.hypot(found.centres_mm[:, None, 0] - found.centres_mm[None, :, 0],
