@@ -44,6 +44,20 @@ MIN_BASE_COLOUR_MATCH = 15.0
 MIN_PRINT_RATIO_MATCH = 0.5
 """Floor of the striker-sized base-circle ratio match."""
 
+MAX_BASE_COLOUR_MATCH = 25.0
+"""Most the coin-sized base-circle colour match widens to where the prints differ among themselves (uneven
+light on a webcam frame: the prints' median distance 7, one print 20.6 off)."""
+
+MAX_PRINT_RATIO_MATCH = 0.9
+"""Most the coin-sized base-circle ratio match widens to."""
+
+DISPLACED_PRINT_REACH = 1.9
+"""How far from a model base circle, in its radii, a print displaced by a board located a few millimetres off
+may be seen (webcam frames: 26 to 29 mm); short of a coin touching the print (two radii)."""
+
+DISPLACED_PRINT_RATIO_MATCH = 0.3
+"""Ratio match of a print seen away from the model's place (with the colour within `PRINT_COLOUR_MATCH`)."""
+
 BARE_BOARD_MATCH = 12.0
 """Lab distance under which a face between the base lines is the bare board seen beyond them."""
 
@@ -506,16 +520,18 @@ def _printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, b
     reference_ratio = np.median(print_ratios, axis=0)
     print_lab = median_colours(lab, seen_px, inner_px=0, outer_px=0.6 * radius * s)
     reference_lab = np.median(print_lab, axis=0)
-    # A striker-sized circle on a base circle is the print's outer ring, its face the print alone, or the striker;
-    # how alike the eight prints look in this view sets how near it must be to count as the print (a pale striker
-    # on a yellow base circle stands 19 Lab units off, where the prints lie within 2 of each other). A coin-sized
-    # circle's surround takes in its neighbours: it keeps the wider matches.
+    # How alike the eight prints look in this view sets how near a disc on one must be to count as the print.
+    # A striker-sized circle there is the print's outer ring, its face the print alone, or the striker: alike
+    # prints narrow its matches (a pale striker on a yellow base circle stands 15 to 19 Lab units off, where the
+    # prints lie within 2 of each other). A coin-sized circle's surround takes in its neighbours: its matches only
+    # widen, where uneven light makes the prints themselves differ.
     large = found.size == 1
-    colour_match = np.where(large, np.clip(PRINT_SPREAD_FACTOR * np.median(_lab_gap(print_lab, reference_lab)),
-                                           MIN_BASE_COLOUR_MATCH, BASE_COLOUR_MATCH), BASE_COLOUR_MATCH)
-    ratio_spread = np.median(np.linalg.norm(print_ratios - reference_ratio, axis=1))
-    ratio_match = np.where(large, np.clip(PRINT_SPREAD_FACTOR * ratio_spread, MIN_PRINT_RATIO_MATCH, PRINT_RATIO_MATCH),
-                           PRINT_RATIO_MATCH)
+    colour_spread = PRINT_SPREAD_FACTOR * np.median(_lab_gap(print_lab, reference_lab))
+    ratio_spread = PRINT_SPREAD_FACTOR * np.median(np.linalg.norm(print_ratios - reference_ratio, axis=1))
+    colour_match = np.where(large, np.clip(colour_spread, MIN_BASE_COLOUR_MATCH, BASE_COLOUR_MATCH),
+                            np.clip(colour_spread, BASE_COLOUR_MATCH, MAX_BASE_COLOUR_MATCH))
+    ratio_match = np.where(large, np.clip(ratio_spread, MIN_PRINT_RATIO_MATCH, PRINT_RATIO_MATCH),
+                           np.clip(ratio_spread, PRINT_RATIO_MATCH, MAX_PRINT_RATIO_MATCH))
     # A flat print's face varies only by the image's noise; an engraved, shaded coin's face more.
     print_spread = float(np.median(face_spread(lab, seen_px, print_lab, radius_px=0.6 * radius * s)))
     centres_px = view.to_px(found.centres_mm)
@@ -524,8 +540,12 @@ def _printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, b
     colour_gap = _lab_gap(found.colour_lab, reference_lab)
     looks_printed = colour_gap < PRINT_COLOUR_MATCH
     on_base = gaps.min(axis=0) < 0.8 * radius
-    base_print = on_base & ((colour_gap < colour_match)
-                            | (np.linalg.norm(ratios - reference_ratio, axis=1) < ratio_match))
+    ratio_gap = np.linalg.norm(ratios - reference_ratio, axis=1)
+    base_print = on_base & ((colour_gap < colour_match) | (ratio_gap < ratio_match))
+    # A board located a little off puts its prints up to a print's width from the model's places: one seen there
+    # is the print only if it matches it closely in both ways.
+    near_base = gaps.min(axis=0) < DISPLACED_PRINT_REACH * radius
+    base_print |= near_base & (colour_gap < PRINT_COLOUR_MATCH) & (ratio_gap < DISPLACED_PRINT_RATIO_MATCH)
     at_centre = np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) < 0.8 * radius
     # The queen set on the centre circle in the break formation: a piece with coins all round it.
     between = np.hypot(found.centres_mm[:, None, 0] - found.centres_mm[None, :, 0],
