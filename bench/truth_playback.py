@@ -11,9 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
+from calibration.geometry import CrokinoleBoard
 from vision.board_location import BoardLocation, Landmarks
 from vision.homography import project
 from vision.pieces import BoardReading, Piece
+from vision.zones import disc_zone
 
 
 class TruthPlayback:
@@ -38,8 +40,14 @@ class TruthPlayback:
 
     def read(self, image: np.ndarray, *, homography: np.ndarray, board) -> BoardReading:
         frame = self.frames[min(round(self.t_s * self.truth["fps"]), len(self.frames) - 1)]
+        on_board = [p for p in frame["pieces"] if p["status"] in ("board", "moving")]
+        if not isinstance(board, CrokinoleBoard):
+            pieces = tuple(Piece(p["kind"], p["x_mm"], p["y_mm"], p["r_mm"], 1.0) for p in on_board)
+            return BoardReading(self.truth["game"], pieces)
+        # Crokinole discs come with the zone the rules give them, as the simulator scores them.
         pieces = tuple(
-            Piece(p["kind"], p["x_mm"], p["y_mm"], p["r_mm"], 1.0)
-            for p in frame["pieces"] if p["status"] in ("board", "moving")
+            Piece(p["kind"], p["x_mm"], p["y_mm"], p["r_mm"], 1.0, board.zone_value(p["x_mm"], p["y_mm"], p["r_mm"]),
+                  line_clearance_mm=disc_zone(p["x_mm"], p["y_mm"], board=board)[1])
+            for p in on_board
         )
         return BoardReading(self.truth["game"], pieces)

@@ -132,7 +132,7 @@ class MatchRecorder:
         entry = {
             "type": "round",
             "t": round(shots[-1].t_s, 3),
-            "discs": discs,
+            "discs": {side: sorted(values, reverse=True) for side, values in discs.items()},  # as score sheets list them
             "twenties": {side: self._twenties.get(side, 0) for side in discs},
         }
         if self._round_review or any(p.needs_review for p in reading.pieces):

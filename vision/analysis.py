@@ -29,7 +29,9 @@ from vision.pockets import DitchWatch, HoleWatch, PocketWatch, board_masks, pock
 from vision.settle import SettleGate, SettleSettings
 from vision.sources import Frame
 
-MIN_STRIKE_MOTION = 0.003  # share of the board moving on its own (about a striker's trace in a frame) ...
+# Share of the board moving on its own (about a shot piece's trace in a frame) ... A crokinole
+# disc is a smaller share of its board than a striker, and slows sooner.
+MIN_STRIKE_MOTION = {"carrom": 0.003, "couronne": 0.003, "crokinole": 0.0018}
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
 STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the total motion of the stroke's largest such run
 MAX_SEGMENT_FRAMES = 9000  # moving frames kept between settled readings (5 min at 30 fps)
@@ -68,7 +70,7 @@ class _Segment:
         if self.start_s is None:
             self.start_s = t_s
 
-    def strike_s(self) -> float | None:
+    def strike_s(self, *, min_motion: float) -> float | None:
         """When pieces first moved on their own and kept moving.
 
         A hand's fingers flicker and a piece put down or dropping into a pocket
@@ -79,7 +81,7 @@ class _Segment:
         runs: list[tuple[float, float, int]] = []  # (start t_s, total share, frames)
         in_run = False
         for t_s, share in self.free_motion:
-            if share < MIN_STRIKE_MOTION:
+            if share < min_motion:
                 in_run = False
             elif in_run:
                 start, total, frames = runs[-1]
@@ -230,7 +232,10 @@ class BoardAnalyzer:
         self._homography = np.array(homography, float)
         surface, rim = board_masks(self._homography, board=self._board, image_shape=image_shape)
         self._gate = SettleGate(board_mask=surface, rim_mask=rim, settings=self.settle)
-        self._pockets = PocketWatch(self._homography, board=self._board, image_shape=image_shape)
+        if self._pockets is None or previous is None:
+            self._pockets = PocketWatch(self._homography, board=self._board, image_shape=image_shape)
+        else:
+            self._pockets = self._pockets.moved(self._homography, board=self._board, image_shape=image_shape)
         self._ditch = None
         if isinstance(self._board, CrokinoleBoard):
             self._ditch = DitchWatch(self._homography, board=self._board, shrink=self._gate.shrink,
@@ -271,7 +276,7 @@ class BoardAnalyzer:
         self._settled_frame = frame.image
         self._conclude()  # readings are concluded in order: the last read view is the one to compare with
         opening, self._opening = self._opening, None
-        if opening is not None and segment.strike_s is not None and not self._inferer.started:
+        if opening is not None and segment.start_s is not None and not self._inferer.started:
             # Play began before the board ever settled (the video starts with a hand over it):
             # the board as first seen is the layout the first stroke changed.
             self._pending = (_Done(self.read(opening.image, homography=self._homography, board=self._board)),
@@ -284,7 +289,8 @@ class BoardAnalyzer:
             if self._read_frame is not None:
                 unchanged = partial(spots_unchanged, self._read_frame, frame.image, homography=self._homography)
             start_s = segment.start_s if segment.start_s is not None else hole_entries[0]
-            motion = Motion(start_s, segment.strike_s(), tuple(self._pockets.activity()), hole_entries,
+            strike_s = segment.strike_s(min_motion=MIN_STRIKE_MOTION[self.game])
+            motion = Motion(start_s, strike_s, tuple(self._pockets.activity()), hole_entries,
                             self._hole is not None and self._hole.is_full, unchanged,
                             self._ditch.landings() if self._ditch is not None else ())
         self._segment = _Segment()

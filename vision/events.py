@@ -36,6 +36,7 @@ MOVED_MM = 4.0  # a piece further than this from where a piece lay has been move
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
 STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
 CROKINOLE_COLOURS = ("light", "dark")
+STRIKER_POCKET_ENERGY = 0.05  # a pocket's activity (PocketActivity.energy) that a striker dropping in makes at least
 
 
 @dataclass(frozen=True)
@@ -257,12 +258,6 @@ class EventInferer:
         if waiting:
             self._waiting = new_tracks[0]
 
-        for track in strikers_gone:
-            self._tracks.remove(track)
-            if is_stroke and busy:
-                observations.append(self._gone(track, busy))  # the striker went in with the stroke
-        if is_stroke and vanished:
-            observations.append(self._stroke_piece_gone(busy, shot_t_s))
         # Crokinole: when each disc landed in the ditch, if it was seen landing (after the strike).
         landings = [landing for landing in motion.ditch if motion.strike_s is None or landing[0] >= motion.strike_s]
         entries = self._hole_entries(reading, motion, shot_t_s) if self.game == "crokinole" else []
@@ -285,6 +280,7 @@ class EventInferer:
             if explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
                 observations.append(self._gone(track, busy if explained else []))
                 self._tracks.remove(track)
+        observations += self._striker_gone(strikers_gone, vanished, is_stroke, busy, observations)
         if self.game == "crokinole":
             if is_stroke and motion.strike_s is not None and not shot_seen and not entries:
                 observations += self._shot_disc_off(landings, shot_t_s)
@@ -371,13 +367,28 @@ class EventInferer:
         return Observation(best.peak_t_s, "pocketed", track.kind, best.pocket,
                            confidence=0.95 if len(busy) == 1 else 0.75)
 
-    def _stroke_piece_gone(self, busy: list[PocketActivity], shot_t_s: float) -> Observation:
-        """The struck striker (shooter), never read since: into the busiest pocket, else off the board."""
-        piece = STROKE_PIECES[self.game]
-        if busy:
-            best = max(busy, key=lambda a: a.energy)
-            return Observation(best.peak_t_s, "pocketed", piece, best.pocket, confidence=0.8)
-        return Observation(shot_t_s, "off_board", piece, confidence=0.5, needs_review=True)
+    def _striker_gone(self, gone: list[_Track], vanished: bool, is_stroke: bool, busy: list[PocketActivity],
+                      so_far: list[Observation]) -> list[Observation]:
+        """The striker (shooter) gone after a stroke: into a pocket, or back in a hand.
+
+        Only a pocket clearly busy with no coin gone into it took the striker. Otherwise the
+        striker was picked up for the next stroke before the board settled, which is far
+        more common than a striker jumping off the board (unseen, so not guessed).
+        """
+        for track in gone:
+            self._tracks.remove(track)
+        if not is_stroke or not (gone or vanished):
+            return []
+        taken = {o.pocket for o in so_far if o.type == "pocketed"}
+        free = [a for a in busy if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
+        if not free:
+            return []
+        return [self._gone(gone[0], free) if gone else self._stroke_piece_gone(free)]
+
+    def _stroke_piece_gone(self, busy: list[PocketActivity]) -> Observation:
+        """The struck striker (shooter), never read since: into the busiest of the `busy` pockets."""
+        best = max(busy, key=lambda a: a.energy)
+        return Observation(best.peak_t_s, "pocketed", STROKE_PIECES[self.game], best.pocket, confidence=0.8)
 
     def _hole_entries(self, reading: BoardReading, motion: Motion, shot_t_s: float) -> list[float]:
         """When discs came to lie in the 20-hole since the last reading.

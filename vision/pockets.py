@@ -27,6 +27,7 @@ BUSY_SHARE = 0.01  # share of the watched pixels changed in a frame (beyond the 
 DITCH_SECTORS = 24  # the crokinole ditch is watched in this many sectors ...
 DITCH_LANDING_SHARE = 0.05  # ... a share of a sector's pixels changing on their own is a disc landing there
 EDGE_BAND_FRACTION = 0.03  # a surface cut by the picture's edge is watched for arms this deep (share of the picture)
+GLOBAL_POCKETS = 3  # this many pockets changing in the same frame is the board bumped or the light, not pieces
 MOUTH_SHARE = 0.8  # a pocket's mouth: inside this share of its radius (clear of its rim)
 HOLE_CHANGE = 30  # mean colour change of the 20-hole's mouth from its empty look that means something lies in it
 HOLE_STEADY_S = 0.2  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
@@ -93,23 +94,33 @@ class PocketWatch:
 
     def update(self, image: np.ndarray, t_s: float) -> None:
         """Record the change around each pocket since the previous frame."""
-        changes = []
+        changes, raw = [], []
         for i, ((rows, cols, watched, around), (n_watched, n_around)) in enumerate(zip(self._windows, self._sizes)):
             patch = image[rows, cols].copy()
             previous = self._previous[i]
             if previous is None or previous.shape != patch.shape or not n_watched:
                 changes.append(0.0)
+                raw.append(0.0)
             else:
                 blue, green, red = cv2.split(cv2.absdiff(patch, previous))
                 changed = (cv2.max(cv2.max(blue, green), red) > PIXEL_CHANGE).view(np.uint8)
                 beyond = cv2.countNonZero(changed & around) / n_around if n_around else 0.0
                 inside = cv2.countNonZero(changed & watched) / n_watched
+                raw.append(inside)
                 changes.append(inside if beyond < ARM_SHARE else max(0.0, inside - beyond))
             self._previous[i] = patch
+        if sum(change > BUSY_SHARE for change in raw) >= GLOBAL_POCKETS:
+            return  # the whole picture moved (a bump before the tracker caught it) or the light changed
         for i, change in enumerate(changes):
             self._energy[i] += max(0.0, change - BUSY_SHARE)
             if change > self._peak[i]:
                 self._peak[i], self._peak_t_s[i] = change, t_s
+
+    def moved(self, homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> PocketWatch:
+        """This watch for a new view of the board (bumped): the activity so far is kept."""
+        watch = PocketWatch(homography, board=board, image_shape=image_shape)
+        watch._energy, watch._peak, watch._peak_t_s = self._energy.copy(), self._peak.copy(), list(self._peak_t_s)
+        return watch
 
     def mouth(self, image: np.ndarray, pocket: int = 0) -> np.ndarray:
         """The pixels (n, 3) inside a pocket's own rim, e.g. to see a disc lying in the 20-hole."""

@@ -40,7 +40,8 @@ def test_couronne_own_and_opponent_rings_follow_the_turn():
 def test_crokinole_round_is_logged_after_the_last_shot_from_where_the_discs_lie():
     recorder = MatchRecorder({"type": "match", "game": "crokinole", "preset": "nca", "sides": ["A", "B"]})
     per_side = recorder.result["live"]["discs_per_side"]
-    board = BoardReading("crokinole", (Piece("light", 0, 50, 16, 0.9, zone=15),
+    board = BoardReading("crokinole", (Piece("dark", 250, 0, 16, 0.9, zone=5),
+                                       Piece("light", 0, 50, 16, 0.9, zone=15),
                                        Piece("dark", 150, 0, 16, 0.9, zone=10),
                                        Piece("dark", 0, 290, 16, 0.9, zone=0)))
     for i in range(2 * per_side - 1):
@@ -48,7 +49,7 @@ def test_crokinole_round_is_logged_after_the_last_shot_from_where_the_discs_lie(
     recorder.add([Observation(40.0, "sunk_20", "dark")], board)  # not a shot: counted for the round
     entries = recorder.add([shot(50.0, "light")], board)
     assert entries[0]["type"] == "round"
-    assert entries[0]["discs"] == {"A": [15], "B": [10]}
+    assert entries[0]["discs"] == {"A": [15], "B": [10, 5]}  # highest first, as the simulator's truth lists them
     assert entries[0]["twenties"] == {"A": 0, "B": 1}
 
 
