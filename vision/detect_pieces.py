@@ -95,8 +95,12 @@ MIN_STEP_SHARE_CARROM = 0.62
 """The same on a carrom board, whose arrows end in open arcs a coin's size that outline half a circle."""
 
 
-SHOOTER_ODD_COLOUR = 0.35
-"""A couronne piece this much duller than the rings (`_odd_colour`) may be the shooter whatever its measured size."""
+SHOOTER_MIN_COLOUR_GAP = 20.0
+"""Least a*b* distance from the nearer team's colour (`_off_team_colour`) of a couronne shooter told by colour
+(stills 60000-60039: shooters 14 to 45, rings at most 14)."""
+
+SHOOTER_SPREAD_FACTOR = 4.0
+"""The shooter's colour must also stand this many times the pieces' median distance from their team's."""
 
 MIN_TEAM_CHROMA = 15.0
 """Median Lab chroma of the pieces under which the teams' colours are too faint to single out a shooter by colour."""
@@ -429,38 +433,55 @@ def _colours(lab: np.ndarray, view: BoardView, centres_mm: np.ndarray, size_arr:
 
 def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: BoardView,
                      sizes: tuple[PieceSize, ...], board: BoardModel) -> PieceDetections:
-    """Sizes decided again from each rim's mean edge profile, with at most one large piece (striker, shooter).
+    """Sizes decided again, with at most one large piece (striker, shooter).
 
-    The game has one striker or shooter; its rim is measured against every
-    other piece's, so a blurred or shadowed small piece cannot pass for it.
-    A couronne shooter is also of its own colour, neither team's: duller than
-    the rings (`_odd_colour`), which settles it where blur and shadow leave the
-    two sizes a millimetre or two apart.
+    The game has one striker or shooter. A couronne shooter is of its own
+    colour, neither team's (`_off_team_colour`): where the teams' colours are
+    clear, that alone decides it, for blur and shadow leave the two sizes a
+    millimetre or two apart. Otherwise each rim's mean edge profile is measured
+    against every other piece's, so a blurred or shadowed small piece cannot
+    pass for the large one.
     """
     s = view.px_per_mm
     small, large = sizes[0].radius_mm, sizes[1].radius_mm
     measured = rim_radius(edges, view.to_px(found.centres_mm), min_radius_px=0.85 * small * s,
                           max_radius_px=1.1 * large * s) / s
     size = np.zeros(len(found), int)
-    # The rim's profile can peak on print or a shadow beyond a small piece; the rim fitted at its own size cannot.
-    judged = np.minimum(measured, found.radii_mm)
-    by_size = (judged - (small + large) / 2) / (large - small)
-    odd = _odd_colour(found.colour_lab) if isinstance(board, CouronneBoard) else np.zeros(len(found))
-    candidates = np.nonzero((by_size > 0) | (odd > SHOOTER_ODD_COLOUR))[0]
-    if len(candidates):
-        size[candidates[np.argmax((by_size + odd)[candidates])]] = 1
+    off_team = _off_team_colour(found.colour_lab) if isinstance(board, CouronneBoard) else None
+    if off_team is not None:
+        apart = off_team >= max(SHOOTER_MIN_COLOUR_GAP, SHOOTER_SPREAD_FACTOR * float(np.median(off_team)))
+        if apart.any():
+            size[np.argmax(off_team)] = 1
+    else:
+        # The rim's profile can peak on print or a shadow beyond a small piece; the rim fitted at its own size cannot.
+        judged = np.minimum(measured, found.radii_mm)
+        by_size = (judged - (small + large) / 2) / (large - small)
+        if (by_size > 0).any():
+            size[np.argmax(by_size)] = 1
     radii = np.where(size == 1, np.maximum(measured, found.radii_mm), found.radii_mm)
     colour, surround = _colours(lab, view, found.centres_mm, size, sizes, board)
     return PieceDetections(found.centres_mm, radii, size, found.support, colour, surround)
 
 
-def _odd_colour(colour_lab: np.ndarray) -> np.ndarray:
-    """How much duller than the pieces' typical colour each piece is: 1 - chroma / median chroma, 0 and up."""
-    chroma = np.hypot(colour_lab[:, 1] - 128, colour_lab[:, 2] - 128)
-    typical = float(np.median(chroma)) if len(chroma) else 0.0
-    if typical < MIN_TEAM_CHROMA:
-        return np.zeros(len(chroma))
-    return np.clip(1 - chroma / typical, 0, 1)
+def _off_team_colour(colour_lab: np.ndarray) -> np.ndarray | None:
+    """Per piece, the a*b* distance of its colour from the nearer team's median colour (8-bit Lab units).
+
+    The teams are the two groups of hue (a* + b*) that leave the least spread
+    within each; a group of one is no team. None where the colours are too faint
+    to tell teams apart, or no team of two is on the board.
+    """
+    ab = np.asarray(colour_lab, np.float64)[:, 1:] - 128.0
+    if len(ab) < 3 or float(np.median(np.hypot(ab[:, 0], ab[:, 1]))) < MIN_TEAM_CHROMA:
+        return None
+    hue = ab.sum(axis=1)
+    order = np.argsort(hue, kind="stable")
+    costs = [hue[order[:k]].var() * k + hue[order[k:]].var() * (len(hue) - k) for k in range(1, len(hue))]
+    split = 1 + int(np.argmin(costs))
+    gap = np.full(len(ab), np.inf)
+    for members in (order[:split], order[split:]):
+        if len(members) >= 2:
+            gap = np.minimum(gap, np.linalg.norm(ab - np.median(ab[members], axis=0), axis=1))
+    return gap if np.isfinite(gap).all() else None
 
 
 def _log_ratios(image_bgr: np.ndarray, centres_px: np.ndarray, *, radius_px: float) -> np.ndarray:

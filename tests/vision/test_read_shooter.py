@@ -1,0 +1,37 @@
+"""The couronne shooter told from the rings by its colour, on rendered boards whose blur leaves sizes too close."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.geometry import load_board
+from simulation.film import film_still
+from simulation.scene import PieceState, SceneFrame
+from vision.pieces_read import read_pieces
+
+RINGS = [("pink", -200.0, 150.0), ("pink", -60.0, 210.0), ("pink", 120.0, -90.0), ("pink", 230.0, 40.0),
+         ("blue", -180.0, -160.0), ("blue", 40.0, 120.0), ("blue", 190.0, -220.0), ("blue", -40.0, -230.0)]
+
+
+def _read(places, *, seed: int):
+    board = load_board("couronne")
+    radius = {"shooter": board.shooter_ring_outer_diameter_mm / 2}
+    frame = SceneFrame(0.0, tuple(PieceState(i, kind, x, y, radius.get(kind, board.ring_outer_diameter_mm / 2))
+                                  for i, (kind, x, y) in enumerate(places)))
+    image, homography = film_still(frame, board=board, seed=seed, difficulty="hard", resolution=(1280, 720))
+    return read_pieces(image, homography=homography, board=board)
+
+
+@pytest.mark.parametrize("seed", [61, 62, 63])
+def test_the_shooter_is_the_piece_of_neither_team_colour(seed):
+    reading = _read(RINGS + [("shooter", -230.0, -10.0)], seed=seed)
+    shooters = [p for p in reading.pieces if p.kind == "shooter"]
+    assert len(shooters) == 1
+    assert np.hypot(shooters[0].x_mm + 230.0, shooters[0].y_mm + 10.0) < 6.0
+    assert reading.counts() == {"pink": 4, "blue": 4, "shooter": 1}
+
+
+@pytest.mark.parametrize("seed", [65, 66])
+def test_a_board_without_its_shooter_reads_none(seed):
+    assert _read(RINGS, seed=seed).counts() == {"pink": 4, "blue": 4, "shooter": 0}
