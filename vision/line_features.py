@@ -115,8 +115,16 @@ def peaks_along_normals(
     return found, inside & (peak >= min_response) & stands_out & in_image
 
 
-def vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float, max_radius_px: float) -> np.ndarray:
-    """The point most line pixels' normals pass through (the centre of the concentric lines)."""
+def vote_centre(
+    response: np.ndarray, gray: np.ndarray, *, min_radius_px: float, max_radius_px: float,
+    step_px: float = 2.5, cell_px: int = 2, smoothing_cells: float = 1.5,
+) -> np.ndarray:
+    """The point most line pixels' normals pass through (the centre of the concentric lines).
+
+    Each of (at most 2500) line pixels votes every `step_px` along its normal, both
+    ways, into cells of `cell_px`; the votes are smoothed over `smoothing_cells`.
+    Coarser steps and cells are cheaper and place the centre more loosely.
+    """
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     threshold = _floored_quantile(response, 0.93, floor=0.08)
@@ -134,9 +142,9 @@ def vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float,
     ys, xs, mag = ys[keep], xs[keep], mag[keep]
     dx, dy = gx[ys, xs] / mag, gy[ys, xs] / mag
     h, w = gray.shape
-    cell = 2
+    cell = cell_px
     gw, gh = w // cell + 1, h // cell + 1
-    distances = np.arange(min_radius_px, max_radius_px, 2.5, dtype=np.float32)
+    distances = np.arange(min_radius_px, max_radius_px, step_px, dtype=np.float32)
     # both directions along each normal at once, in cell units and single precision; truncating
     # v + 1 floors every v >= -1 and leaves the rest out of the grid, as flooring would
     steps = np.concatenate([distances, -distances]) / cell
@@ -150,7 +158,7 @@ def vote_centre(response: np.ndarray, gray: np.ndarray, *, min_radius_px: float,
     flat += vx
     flat[outside] = gw * gh
     votes = np.bincount(flat.ravel(), minlength=gw * gh + 1)[: gw * gh].astype(np.float32)
-    votes = cv2.GaussianBlur(votes.reshape(gh, gw), (0, 0), 1.5)
+    votes = cv2.GaussianBlur(votes.reshape(gh, gw), (0, 0), smoothing_cells)
     y, x = np.unravel_index(int(np.argmax(votes)), votes.shape)
     return np.array([x * cell + cell / 2, y * cell + cell / 2], np.float64)
 

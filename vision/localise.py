@@ -67,9 +67,8 @@ def locate_board(
     image = validate_image(image)
     if intrinsics is not None:
         image = intrinsics.undistort_image(image)
-    # the square locators work in grey: convert once for them and the markers
+    # the locators work in grey: convert once for them and the markers
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    square_input = image if game == "crokinole" else gray
     detections = find_markers(gray, dictionary=frame_markers(load_board(game)).dictionary) if markers else None
     # the game's default model first; another replaces it only when clearly better, as boards
     # of one game often share their proportions and differ only in size, which one photo cannot tell
@@ -81,7 +80,7 @@ def locate_board(
         fit = marker_fit(detections, frame_markers(board)) if detections is not None and len(detections) else None
         if fit is not None:
             # the markers place the board: the printed lines refine it, nothing is searched
-            location = _from_markers(square_input, board, *fit)
+            location = _from_markers(gray, board, *fit)
             if best is None or (location.error_mm < CLEARLY_BETTER * best.error_mm):
                 best = location
             continue
@@ -94,16 +93,16 @@ def locate_board(
             radii = board.line_radii_mm()
             key = (round(radii[10] / radii[15], 3), round(radii[5] / radii[15], 3))
             if key not in starts:
-                lines = lines or coarse_lines(image)
-                starts[key] = coarse_start(image, board=board, lines=lines)
+                lines = lines or coarse_lines(gray)
+                starts[key] = coarse_start(gray, board=board, lines=lines)
             extra["start"] = starts[key]
         else:
             from vision.localise_square import board_quads
 
             # the frame's quadrilaterals depend on no model
-            quads = board_quads(square_input) if quads is None else quads
+            quads = board_quads(gray) if quads is None else quads
             extra["quads"] = quads
-        location = _locator(game)(square_input, board=board, **extra)
+        location = _locator(game)(gray, board=board, **extra)
         if location.found and (best is None or not best.found or location.error_mm < CLEARLY_BETTER * best.error_mm):
             best = location
         elif best is None:

@@ -46,9 +46,12 @@ class CrokinoleSettings:
     min_line_support: float = 0.45
     max_median_residual_mm: float = 1.5
     max_error_mm: float = 2.5
+    coarse_centre_slack: float = 0.05
+    """How far the voted centre may lie from the innermost line's, as a share of the coarse frame's
+    shorter side (the lines' ellipses do not share one centre under perspective)."""
     decisive_coarse_score: float = 0.012
-    """Lines of one polarity showing this strongly about their voted centre are taken without
-    voting for the other polarity's (the losing polarity scores a few thousandths at most)."""
+    """Lines of one polarity showing this strongly about their recentred vote are taken without
+    trying the other polarity's (the losing polarity scores a few thousandths at most)."""
 
 
 def _sector_profiles(
@@ -75,26 +78,75 @@ def _sector_profiles(
     return profiles - baseline
 
 
-def _template_fit(profiles: np.ndarray, ratios: np.ndarray, min_radius: float) -> tuple[np.ndarray, float]:
-    """Innermost line radius per sector (in profile samples) for lines at ``radius * ratios``, and the score.
+def _template_fit(
+    profiles: np.ndarray, ratios: np.ndarray, min_radius: float, *, max_shift: int = 0
+) -> tuple[np.ndarray, float, np.ndarray]:
+    """Innermost line radius per sector (in profile samples) for lines at ``radius * ratios``, the score,
+    and which sectors agree.
 
     Each sector scores its weakest line (all lines must show); sectors whose radius
     strays from the median by over 25% are taken as misses. The score is the
     median over sectors, so a disc-covered or shadowed sector does not decide.
+
+    With `max_shift`, each sector's lines may also sit at ``radius * ratios + shift``
+    for a shift of up to that many samples: about a centre off by that much, a
+    sector sees every line nearer (or further) by the same amount, which breaks the
+    ratios but not their spacing. The radius returned is then the innermost line's
+    as seen from this centre, ``radius * ratios[0] + shift``; the strays are judged
+    on ``radius`` alone, which is the same in every sector.
     """
     length = profiles.shape[1]
-    candidates = np.arange(min_radius, (length - 3) / ratios.max(), 0.5)
+    candidates = np.arange(min_radius, (length - 3 - max_shift) / ratios.max(), 0.5)
     if len(candidates) == 0:
-        return np.zeros(len(profiles)), -1.0
+        return np.zeros(len(profiles)), -1.0, np.zeros(len(profiles), bool)
     local_max = np.maximum.reduce([np.roll(profiles, k, axis=1) for k in (-1, 0, 1)])
-    at = np.clip(np.rint(candidates[:, None] * ratios[None, :]).astype(int), 0, length - 1)
-    scores = local_max[:, at].min(axis=2)  # (sectors, candidates)
+    shifts = np.arange(-max_shift, max_shift + 1)
+    seen = candidates[:, None, None] * ratios[None, None, :] + shifts[None, :, None]  # (candidates, shifts, lines)
+    at = np.clip(np.rint(seen).astype(int), 0, length - 1)
+    scores = local_max[:, at].min(axis=3).reshape(len(profiles), -1)  # (sectors, candidates x shifts)
+    # an innermost line shifted inside the smallest radius is no line of this board
+    scores[:, (seen[:, :, 0] < min_radius).ravel()] = -np.inf
     best = scores.argmax(axis=1)
-    radius = candidates[best]
+    radius = seen[:, :, 0].ravel()[best]
+    intrinsic = candidates[best // len(shifts)]
     score = scores[np.arange(len(profiles)), best]
-    stray = np.abs(radius - np.median(radius)) > 0.25 * np.median(radius)
-    score = np.where(stray, 0.0, score)
-    return radius, float(np.median(score))
+    agree = np.abs(intrinsic - np.median(intrinsic)) <= 0.25 * np.median(intrinsic)
+    score = np.where(agree, score, 0.0)
+    return radius, float(np.median(score)), agree
+
+
+def _recentred(
+    response: np.ndarray, centre_px: np.ndarray, ratios: np.ndarray, *, max_offset_px: float, n_sectors: int = 24
+) -> np.ndarray:
+    """A voted centre moved onto the centre of the innermost line's ellipse.
+
+    The vote is off by up to `max_offset_px`: under perspective each line's ellipse
+    has its own centre, and the vote falls anywhere among them (or wanders with the
+    wood grain). About such a centre every line of a sector is nearer or further by
+    one amount, so sector profiles fitted with that shift allowed still find the
+    innermost line; the ellipse through those sector radii has a better centre.
+    Two such steps, the second allowing half the shift. Narrow sectors keep each
+    line sharp in its profile however far off the centre is.
+    """
+    h, w = response.shape
+    max_radius = int(0.75 * max(h, w))
+    min_radius = 0.025 * min(h, w)
+    centre = np.asarray(centre_px, np.float64)
+    theta = (np.arange(n_sectors) + 0.5) * 2 * np.pi / n_sectors
+    unit = np.stack([np.cos(theta), np.sin(theta)], 1)
+    radius_step = 2.0
+    for slack_px in (max_offset_px, max_offset_px / 2):
+        profiles = _sector_profiles(response, centre, max_radius, 6 * n_sectors, radius_step, n_sectors)
+        radius, _, good = _template_fit(profiles, ratios, min_radius / radius_step, max_shift=int(slack_px / radius_step))
+        radius_px = radius * radius_step
+        median = np.median(radius_px)
+        if good.sum() < n_sectors // 2:
+            continue
+        (cx, cy), _, _ = cv2.fitEllipse((centre + radius_px[good, None] * unit[good]).astype(np.float32))
+        moved = np.array([cx, cy])
+        if np.all(np.isfinite(moved)) and np.linalg.norm(moved - centre) <= min(0.5 * median, 2 * max_offset_px):
+            centre = moved
+    return centre
 
 
 def _coarse_ellipse(
@@ -102,10 +154,10 @@ def _coarse_ellipse(
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Centre, innermost-line radius per sector (px) and strength best showing the lines at the model's ratios.
 
-    The voted centre is only good to several pixels. The sector radii found about it
-    still lie on the innermost line's ellipse, so the centre of the ellipse through
-    them is a better centre: a few such steps, coarse then fine profiles, keeping
-    the centre whose profiles show the lines most strongly.
+    The centre given (`_recentred`) is good to a few pixels. The sector radii found
+    about it lie on the innermost line's ellipse, so the centre of the ellipse through
+    them is a better centre: a few such steps, coarse then fine profiles, keeping the
+    centre whose profiles show the lines most strongly.
     """
     h, w = response.shape
     max_radius = int(0.75 * max(h, w))
@@ -116,7 +168,7 @@ def _coarse_ellipse(
     unit = np.stack([np.cos(theta), np.sin(theta)], 1)
     for n_angles, radius_step in ((72, 2.0), (144, 1.0), (144, 1.0)):
         profiles = _sector_profiles(response, centre, max_radius, n_angles, radius_step, n_sectors)
-        radius, score = _template_fit(profiles, ratios, min_radius / radius_step)
+        radius, score, _ = _template_fit(profiles, ratios, min_radius / radius_step)
         radius_px = radius * radius_step
         if score > best[2]:
             best = (centre, radius_px, score)
@@ -163,11 +215,12 @@ def _circle_normals(homography: np.ndarray, radius_mm: np.ndarray, angles: np.nd
 
 
 def _rotation_phase(
-    homography: np.ndarray, gray: np.ndarray, board: CrokinoleBoard, px_per_mm: float, polarity: str
+    homography: np.ndarray, gray: np.ndarray, bright: np.ndarray, board: CrokinoleBoard, px_per_mm: float, polarity: str
 ) -> tuple[float, float]:
-    """Board rotation (degrees, modulo 90, in [-45, 45)) from pegs and quadrant lines, and its contrast."""
-    spot_px = max(3, int(round(board.peg_diameter_mm * 1.6 * px_per_mm)) | 1)
-    bright = bright_spot_response(gray, width_px=spot_px)
+    """Board rotation (degrees, modulo 90, in [-45, 45)) from pegs and quadrant lines, and its contrast.
+
+    `bright` is the frame's peg-sized bright spot response (`_peg_response`).
+    """
     dark = line_response(gray, width_px=max(5, int(round(4 * px_per_mm)) | 1), polarity=polarity)
     radii = board.line_radii_mm()
     steps = np.deg2rad(np.arange(0.0, 90.0, 0.5))
@@ -204,6 +257,11 @@ def _rotation_phase(
     return (phase + 45.0) % 90.0 - 45.0, contrast
 
 
+def _peg_response(gray: np.ndarray, *, board: CrokinoleBoard, px_per_mm: float) -> np.ndarray:
+    """Bright spots the size of a peg's head (a little wider, for blur)."""
+    return bright_spot_response(gray, width_px=max(3, int(round(board.peg_diameter_mm * 1.6 * px_per_mm)) | 1))
+
+
 def _closest_to_image_axes(homography: np.ndarray) -> np.ndarray:
     """Of the board's four quarter turns, the one whose x axis runs closest to the image's x axis."""
     best, best_angle = homography, math.inf
@@ -235,28 +293,40 @@ class CoarseStart:
 @dataclass(frozen=True)
 class CoarseLines:
     """The coarse stage's work that does not depend on the board model: the frame's small grey
-    copy, its scale, per line polarity the thin-line response, and the centres voted so far
-    (`voted_centre` fills them as first needed)."""
+    copy, its scale, per line polarity the thin-line response, and the centre the lines vote
+    for (`voted_centre` fills it when first needed)."""
 
     gray: np.ndarray
     scale: float
     responses: dict[str, np.ndarray]
     voted_px: dict[str, np.ndarray]
 
-    def voted_centre(self, polarity: str) -> np.ndarray:
-        """The centre the lines of `polarity` vote for, voted once."""
-        if polarity not in self.voted_px:
+    def voted_centre(self) -> np.ndarray:
+        """The centre the lines of either polarity vote for, voted once.
+
+        Lines of both polarities share the centre, so one vote serves both; it only
+        needs to land among the lines' ellipses (`_recentred` takes it from there),
+        so it votes coarsely.
+        """
+        if "any" not in self.voted_px:
             side = min(self.gray.shape)
-            self.voted_px[polarity] = vote_centre(
-                self.responses[polarity], self.gray, min_radius_px=0.04 * side, max_radius_px=0.6 * max(self.gray.shape)
+            either = np.maximum(self.responses["dark"], self.responses["bright"])
+            self.voted_px["any"] = vote_centre(
+                either, self.gray, min_radius_px=0.04 * side, max_radius_px=0.6 * max(self.gray.shape),
+                step_px=4.0, cell_px=4, smoothing_cells=1.0,
             )
-        return self.voted_px[polarity]
+        return self.voted_px["any"]
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    """The frame in grey: a BGR frame converted, a grey one as it is."""
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
 def coarse_lines(image: np.ndarray, *, settings: CrokinoleSettings = CrokinoleSettings()) -> CoarseLines:
-    """Thin lines of both polarities on a small copy of the frame (lines are dark ink on wood, or
-    light paint on painted boards)."""
-    coarse_gray = cv2.cvtColor(downscale(image, max_side_px=settings.coarse_side_px), cv2.COLOR_BGR2GRAY)
+    """Thin lines of both polarities on a small copy of the frame, BGR or grey (lines are dark ink
+    on wood, or light paint on painted boards)."""
+    coarse_gray = downscale(_gray(image), max_side_px=settings.coarse_side_px)
     responses = {polarity: line_response(coarse_gray, width_px=5, polarity=polarity) for polarity in ("dark", "bright")}
     return CoarseLines(coarse_gray, coarse_gray.shape[1] / image.shape[1], responses, {})
 
@@ -275,18 +345,19 @@ def coarse_start(
     lines = lines or coarse_lines(image, settings=settings)
     coarse_gray, coarse_scale = lines.gray, lines.scale
     side = min(coarse_gray.shape)
-    # the polarity whose lines show best about its voted centre is searched further
+    # the polarity whose lines show best about the recentred vote is searched further
     best = None
     for polarity in ("dark", "bright"):
-        response, voted = lines.responses[polarity], lines.voted_centre(polarity)
-        profiles = _sector_profiles(response, voted, int(0.75 * max(coarse_gray.shape)), 72, 2.0, 12)
-        _, score = _template_fit(profiles, ratios, 0.025 * side / 2.0)
+        response = lines.responses[polarity]
+        centre = _recentred(response, lines.voted_centre(), ratios, max_offset_px=settings.coarse_centre_slack * side)
+        profiles = _sector_profiles(response, centre, int(0.75 * max(coarse_gray.shape)), 72, 2.0, 12)
+        _, score, _ = _template_fit(profiles, ratios, 0.025 * side / 2.0)
         if best is None or score > best[0]:
-            best = (score, polarity, response, voted)
+            best = (score, polarity, response, centre)
         if score >= settings.decisive_coarse_score:
             break
-    _, polarity, response, voted = best
-    centre, sector_radius_px, strength = _coarse_ellipse(response, voted, ratios)
+    _, polarity, response, centre = best
+    centre, sector_radius_px, strength = _coarse_ellipse(response, centre, ratios)
     initial = _initial_homography(centre, sector_radius_px, line_radius_mm[0]) if strength >= 0.006 else None
     if initial is None:
         return CoarseStart(None, polarity)
@@ -300,11 +371,12 @@ def locate_crokinole(
     settings: CrokinoleSettings = CrokinoleSettings(),
     start: CoarseStart | None = None,
 ) -> BoardLocation:
-    """Find a crokinole board in a BGR frame.
+    """Find a crokinole board in a frame.
 
     Parameters
     ----------
-    image : (H, W, 3) uint8 ndarray
+    image : (H, W, 3) or (H, W) uint8 ndarray
+        The frame, BGR or grey (the locator works in grey only).
     board : CrokinoleBoard
         The board model (line radii, pegs).
     settings : CrokinoleSettings
@@ -322,6 +394,7 @@ def locate_crokinole(
     line_radius_mm = np.array([radii[v] for v in line_values])
 
     # 1. coarse centre and scale
+    image = _gray(image)
     start = start or coarse_start(image, board=board, settings=settings)
     if start.homography is None:
         return not_found("no concentric scoring lines")
@@ -329,11 +402,10 @@ def locate_crokinole(
     image_px_per_mm = float(np.sqrt(abs(np.linalg.det(initial[:2, :2]))))
     centre_image = initial[:2, 2]
     # the fine stages work on the board's region, at a scale where its radius is about fine_radius_px
-    view, to_view = board_view(
+    work_gray, to_view = board_view(
         image, centre_px=tuple(centre_image), radius_px=1.15 * board.surface_radius_mm * image_px_per_mm,
         target_radius_px=settings.fine_radius_px,
     )
-    work_gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     homography = to_view @ initial
     px_per_mm = image_px_per_mm * to_view[0, 0]
 
@@ -371,13 +443,13 @@ def locate_crokinole(
 
     # 3. rotation from pegs and quadrant lines
     local_px_per_mm = float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))
-    phase_deg, _ = _rotation_phase(homography, work_gray, board, local_px_per_mm, polarity)
+    spot = _peg_response(work_gray, board=board, px_per_mm=local_px_per_mm)
+    phase_deg, _ = _rotation_phase(homography, work_gray, spot, board, local_px_per_mm, polarity)
     homography = _closest_to_image_axes(homography @ _rotation(phase_deg))
 
     # 4. pegs as point landmarks
     pegs_mm = np.array(board.peg_centres_mm())
     peg_px = project(homography, pegs_mm)
-    spot = bright_spot_response(work_gray, width_px=max(3, int(round(board.peg_diameter_mm * 1.6 * local_px_per_mm)) | 1))
     peg_found, peg_ok = _refine_spots(spot, peg_px, radius_px=max(2.0, board.peg_diameter_mm * local_px_per_mm))
     # a spot that is a highlight, a disc's edge or a screw rather than the peg would turn the
     # board: only pegs agreeing on one small turn about the centre are used
