@@ -52,6 +52,16 @@ def bright_spot_response(gray: np.ndarray, *, width_px: int = 9, square: bool = 
     return _relative(cv2.subtract(gray, background), background)
 
 
+def line_share(gray: np.ndarray, *, min_contrast: float = 0.2, side_px: int = 320) -> float:
+    """The share of a small copy's pixels on thin lines of either polarity with at least
+    `min_contrast` relative contrast: next to none on a blank wall, a dark frame or plain wood,
+    a percent or more wherever a board's printed lines are in view."""
+    scale = side_px / max(gray.shape)
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    contrast = np.maximum(dark_line_response(small, width_px=5), bright_spot_response(small, width_px=5))
+    return float(np.count_nonzero(contrast > min_contrast)) / contrast.size
+
+
 def sample(image: np.ndarray, points_px: np.ndarray) -> np.ndarray:
     """Bilinear samples of a single-channel float32 image at (..., 2) points; 0 outside."""
     shape = points_px.shape[:-1]

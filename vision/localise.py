@@ -15,6 +15,7 @@ from calibration.markers import frame_markers
 from vision.board_location import BoardLocation
 from vision.frames import validate_image
 from vision.homography import image_to_board, project
+from vision.line_features import line_share
 from vision.localise_markers import find_markers, marker_fit, marker_location
 
 
@@ -22,6 +23,9 @@ CLEARLY_BETTER = 0.8
 """A later model must fit with at most this share of the current best's error to replace it."""
 GOOD_ENOUGH_MM = 0.5
 """A fit this close needs no other model tried: no model could be clearly better."""
+MIN_LINE_SHARE = 0.0005
+"""A frame with fewer of its pixels on thin, contrasted lines than this (`line_share`) shows no
+printed lines at all, so no board: not searched (boards in view give 0.01 and more)."""
 MARKER_AGREEMENT_MM = 15.0
 """The printed lines' fit is kept over the markers' when it moves no board point further than this
 (markers on a raised frame sit a little off the playing surface's plane)."""
@@ -75,6 +79,7 @@ def locate_board(
     candidates = list(models) if models else sorted(available_models(game), key=lambda m: m != DEFAULT_MODELS[game])
     best: BoardLocation | None = None
     starts, lines, quads = {}, None, None
+    has_lines = None
     for model in candidates:
         board = load_board(game, model)
         fit = marker_fit(detections, frame_markers(board)) if detections is not None and len(detections) else None
@@ -83,6 +88,11 @@ def locate_board(
             location = _from_markers(gray, board, *fit)
             if best is None or (location.error_mm < CLEARLY_BETTER * best.error_mm):
                 best = location
+            continue
+        if has_lines is None:
+            has_lines = line_share(gray) >= MIN_LINE_SHARE
+        if not has_lines:
+            best = best or BoardLocation.not_found(game, model, "no printed lines in view")
             continue
         extra = {}
         if game == "crokinole":

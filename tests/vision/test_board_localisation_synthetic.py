@@ -93,3 +93,19 @@ def test_rectify_puts_board_points_where_promised():
     u_mean, v_mean = (weight * u).sum() / weight.sum(), (weight * v).sum() / weight.sum()
     assert (u_mean + 0.5) - 300 == pytest.approx(100, abs=1.5)
     assert 300 - (v_mean + 0.5) == pytest.approx(50, abs=1.5)
+
+
+@pytest.mark.parametrize("game", ["carrom", "crokinole", "couronne"])
+def test_a_frame_without_printed_lines_is_refused_before_any_search(game):
+    from simulation.film import film_still
+    from simulation.scene import SceneFrame
+    from vision.line_features import line_share
+    from vision.localise import MIN_LINE_SHARE
+
+    for name in ("blank_wall", "wooden_table"):
+        location = locate_board(NO_BOARD_IMAGES[name](1080), game=game)
+        assert not location.found and location.reason == "no printed lines in view"
+    # a small, hard board still shows its lines well above the bar
+    board = load_board(game)
+    image, _ = film_still(SceneFrame(0.0, ()), board=board, seed=3, difficulty="hard", resolution=(960, 540))
+    assert line_share(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) > 10 * MIN_LINE_SHARE
