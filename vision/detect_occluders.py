@@ -38,6 +38,9 @@ RIM_MARGIN_MM = 12.0
 COVERED_SURROUND = 0.35
 """Share of the ring around a detection inside a cover from which the detection is part of the cover."""
 
+BOXED_SURROUND = 0.2
+"""The same for a detection whose centre lies within a patch's bounding box (webcam a2: a rail bracket at 0.31)."""
+
 BEYOND_FRAME_SURROUND = 0.1
 """Share of the ring around a detection outside the frame from which it is left unseen."""
 
@@ -216,4 +219,10 @@ def covered(covers: Covers, centres_mm: np.ndarray, radii_mm: np.ndarray) -> np.
     cut = _surround_share(beyond, covers.view, centres_mm, radii_mm) > BEYOND_FRAME_SURROUND
     if not covers.patches:
         return cut
-    return cut | (_surround_share(covers.mask, covers.view, centres_mm, radii_mm) > COVERED_SURROUND)
+    share = _surround_share(covers.mask, covers.view, centres_mm, radii_mm)
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    # Within a patch's box, what stands between its parts (a machine's bars and brackets) is part of it too.
+    boxed = np.zeros(len(c), bool)
+    for p in covers.patches:
+        boxed |= (c[:, 0] >= p.x_min_mm) & (c[:, 0] <= p.x_max_mm) & (c[:, 1] >= p.y_min_mm) & (c[:, 1] <= p.y_max_mm)
+    return cut | (share > COVERED_SURROUND) | (boxed & (share > BOXED_SURROUND))
