@@ -426,10 +426,8 @@ class EventInferer:
         when = hole.peak_t_s if hole.peak_t_s is not None else motion.start_s
         if not unexplained:
             return Observation(when, "sunk_20", shot_disc, confidence=0.4, needs_review=True)
-        nearest = min(unexplained, key=lambda t: np.hypot(t.x_mm, t.y_mm))
-        missing.remove(nearest)
-        self._tracks.remove(nearest)
-        return Observation(when, "sunk_20", nearest.kind, confidence=0.4, needs_review=True)
+        return Observation(when, "sunk_20", self._take_nearest_centre(unexplained, missing).kind, confidence=0.4,
+                           needs_review=True)
 
     def _on_shooting_line(self, track: _Track) -> bool:
         """Crokinole: whether a disc lies where discs are set down to be shot (on or beyond the shooting line)."""
@@ -448,10 +446,15 @@ class EventInferer:
         """
         if not missing:
             return Observation(when, "sunk_20", shot_disc, confidence=0.6, needs_review=True)
-        nearest = min(missing, key=lambda t: np.hypot(t.x_mm, t.y_mm))
+        return Observation(when, "sunk_20", self._take_nearest_centre(missing, missing).kind, confidence=0.7,
+                           needs_review=True)
+
+    def _take_nearest_centre(self, candidates: list[_Track], missing: list[_Track]) -> _Track:
+        """The candidate nearest the hole, no longer missing or tracked: it is the disc in the hole."""
+        nearest = min(candidates, key=lambda t: np.hypot(t.x_mm, t.y_mm))
         missing.remove(nearest)
         self._tracks.remove(nearest)
-        return Observation(when, "sunk_20", nearest.kind, confidence=0.7, needs_review=True)
+        return nearest
 
     def _sunk(self, reading: BoardReading, motion: Motion, shot_t_s: float) -> list[Observation]:
         """20s: discs newly seen lying in the hole."""

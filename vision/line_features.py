@@ -173,7 +173,6 @@ def vote_centre(
     return np.array([x * cell + cell / 2, y * cell + cell / 2], np.float64)
 
 
-
 def _grid_index(coords: np.ndarray, direction: np.ndarray, steps: np.ndarray, cell: int) -> np.ndarray:
     """Grid cells (n, len(steps)) int32 along each point's direction, in place where numpy allows."""
     along = direction[:, None] * steps
@@ -181,6 +180,7 @@ def _grid_index(coords: np.ndarray, direction: np.ndarray, steps: np.ndarray, ce
     index = along.astype(np.int32)
     index -= 1
     return index
+
 
 def _floored_quantile(values: np.ndarray, q: float, *, floor: float) -> float:
     """``max(floor, np.quantile(values, q))``, the same number, ordering only the values above
