@@ -12,6 +12,8 @@ import math
 import cv2
 import numpy as np
 
+from vision.working_copies import shrunk
+
 
 def _kernel(width_px: int, square: bool) -> np.ndarray:
     """A disc of diameter `width_px`, or (several times cheaper to apply) a square of that side."""
@@ -56,10 +58,25 @@ def line_share(gray: np.ndarray, *, min_contrast: float = 0.2, side_px: int = 32
     """The share of a small copy's pixels on thin lines of either polarity with at least
     `min_contrast` relative contrast: next to none on a blank wall, a dark frame or plain wood,
     a percent or more wherever a board's printed lines are in view."""
-    scale = side_px / max(gray.shape)
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    small = shrunk(gray, max_side_px=side_px)
     contrast = np.maximum(dark_line_response(small, width_px=5), bright_spot_response(small, width_px=5))
     return float(np.count_nonzero(contrast > min_contrast)) / contrast.size
+
+
+def long_line_count(response: np.ndarray, *, min_response: float = 0.12, min_length_share: float = 0.15) -> int:
+    """How many straight runs of a thin-line response (`line_response`) are at least `min_length_share`
+    of the image's shorter side long: a dozen and more on a board's printed lines, none on texture,
+    wood grain or a chess board (whose squares meet in edges, not lines).
+    """
+    mask = (response > min_response).astype(np.uint8)
+    # the frame's border is no line (the morphology leaves a rim there)
+    margin = 4
+    mask[:margin] = mask[-margin:] = 0
+    mask[:, :margin] = mask[:, -margin:] = 0
+    segments = cv2.HoughLinesP(
+        mask, 1, math.pi / 180, threshold=40, minLineLength=int(min_length_share * min(mask.shape)), maxLineGap=3
+    )
+    return 0 if segments is None else len(segments)
 
 
 def sample(image: np.ndarray, points_px: np.ndarray) -> np.ndarray:

@@ -28,9 +28,9 @@ import numpy as np
 from calibration.geometry import CrokinoleBoard
 from vision.board_location import BoardLocation, Landmarks
 from vision.circle_fit import refine_on_circles
-from vision.frames import board_view, downscale
 from vision.homography import image_to_board, project
 from vision.line_features import bright_spot_response, line_response, peaks_along_normals, sample, vote_centre
+from vision.working_copies import region_view, shrunk
 
 QUADRANT_LINE_ANGLES_DEG = (45.0, 135.0, 225.0, 315.0)
 """Quadrant lines run on the diagonals, midway between the peg pairs (see CrokinoleBoard.peg_centres_mm)."""
@@ -329,7 +329,7 @@ def _gray(image: np.ndarray) -> np.ndarray:
 def coarse_lines(image: np.ndarray, *, settings: CrokinoleSettings = CrokinoleSettings()) -> CoarseLines:
     """Thin lines of both polarities on a small copy of the frame, BGR or grey (lines are dark ink
     on wood, or light paint on painted boards)."""
-    coarse_gray = downscale(_gray(image), max_side_px=settings.coarse_side_px)
+    coarse_gray = shrunk(_gray(image), max_side_px=settings.coarse_side_px)
     responses = {polarity: line_response(coarse_gray, width_px=5, polarity=polarity) for polarity in ("dark", "bright")}
     return CoarseLines(coarse_gray, coarse_gray.shape[1] / image.shape[1], responses, {})
 
@@ -408,7 +408,7 @@ def locate_crokinole(
     image_px_per_mm = float(np.sqrt(abs(np.linalg.det(initial[:2, :2]))))
     centre_image = initial[:2, 2]
     # the fine stages work on the board's region, at a scale where its radius is about fine_radius_px
-    work_gray, to_view = board_view(
+    work_gray, to_view = region_view(
         image, centre_px=tuple(centre_image), radius_px=1.15 * board.surface_radius_mm * image_px_per_mm,
         target_radius_px=settings.fine_radius_px,
     )

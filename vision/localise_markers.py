@@ -17,8 +17,8 @@ import numpy as np
 
 from calibration.markers import MarkerLayout
 from vision.board_location import BoardLocation, Landmarks
-from vision.frames import downscale
 from vision.homography import fit_homography, reprojection_error_mm
+from vision.working_copies import shrunk
 
 
 QUICK_WINDOW_PX = 13
@@ -50,7 +50,7 @@ def find_markers(gray: np.ndarray, *, dictionary: str, max_side_px: int = 800) -
     A quick pass that decodes no marker ends the search: a single marker in view
     may then go unseen, but one marker alone never places a board.
     """
-    small = downscale(gray, max_side_px=max_side_px)
+    small = shrunk(gray, max_side_px=max_side_px)
     scale = gray.shape[1] / small.shape[1]
     markers = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
     none = MarkerDetections(np.zeros(0, int), np.zeros((0, 4, 2)))

@@ -37,10 +37,10 @@ import numpy as np
 from calibration.geometry import CarromBoard, CouronneBoard
 from vision.board_location import BoardLocation, Landmarks
 from vision.board_primitives import sample_primitives, square_primitives
-from vision.frames import board_view, downscale
 from vision.homography import project
-from vision.line_features import line_response, peaks_along_normals, sample, vote_centre
+from vision.line_features import line_response, long_line_count, peaks_along_normals, sample, vote_centre
 from vision.primitive_fit import refine_on_primitives
+from vision.working_copies import region_view, resized, shrunk
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,9 @@ class SquareSettings:
     max_median_residual_mm: float = 1.5
     max_error_mm: float = 2.5
     max_pocket_brightness: float = 0.6
+    min_pockets_seen: int = 2
+    """A fit with fewer of its pockets in the frame is no board: the pockets tell a square board from
+    other squares of lines (a crokinole frame and the table under it)."""
     fit_sides: bool = True
     max_starts: int = 5
     sure_support: float = 0.8
@@ -61,6 +64,9 @@ class SquareSettings:
     quad_side_px: int = 480
     min_quad_area: float = 0.01
     min_circle_support: float = 0.2
+    min_long_lines: int = 4
+    """The slow starts are searched only in a frame with at least this many long straight thin lines
+    (`long_line_count` at ``coarse_side_px``: boards show ten and more)."""
 
 
 def _dominant_angle(response: np.ndarray, gray: np.ndarray) -> float:
@@ -418,7 +424,7 @@ def board_quads(gray: np.ndarray, *, settings: SquareSettings = SquareSettings()
     The frame, the playing surface and the printed line pattern are concentric squares with
     strong edges; under perspective each is a convex quadrilateral.
     """
-    small = cv2.GaussianBlur(downscale(gray, max_side_px=settings.quad_side_px), (5, 5), 0)
+    small = cv2.GaussianBlur(shrunk(gray, max_side_px=settings.quad_side_px), (5, 5), 0)
     scale = small.shape[1] / gray.shape[1]
     min_area = settings.min_quad_area * small.size
     quads: list[np.ndarray] = []
@@ -447,10 +453,12 @@ def _quad_starts(quads: tuple[np.ndarray, ...], *, board: CarromBoard | Couronne
     prims = square_primitives(board)
     starts = []
     for image_corners in quads:
+        unit = _square_to_quad(image_corners)
+        if unit is None:
+            continue
         for half in _model_halves_mm(board, prims):
-            homography = _square_to_quad(image_corners, half)
-            if homography is not None:
-                starts.append(_Start(homography, "", float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))))
+            homography = unit @ np.diag([1 / half, 1 / half, 1.0])
+            starts.append(_Start(homography, "", float(np.sqrt(abs(np.linalg.det(homography[:2, :2]))))))
     return starts
 
 
@@ -461,17 +469,18 @@ def _ordered(corners: np.ndarray) -> np.ndarray:
     return corners[np.argsort(-angle)]
 
 
-def _square_to_quad(corners_px: np.ndarray, half_mm: float) -> np.ndarray | None:
-    """The homography taking the board square of half size `half_mm` onto the corners, turned so the
-    board's x axis runs closest to the image's (south at the bottom, as the other starts)."""
-    square = np.array([[half_mm, -half_mm], [half_mm, half_mm], [-half_mm, half_mm], [-half_mm, -half_mm]], np.float32)
+def _square_to_quad(corners_px: np.ndarray) -> np.ndarray | None:
+    """The homography taking the square of half size 1 onto the corners, turned so the board's
+    x axis runs closest to the image's (south at the bottom, as the other starts); a square of
+    half size h: this times ``diag(1/h, 1/h, 1)``."""
+    square = np.array([[1, -1], [1, 1], [-1, 1], [-1, -1]], np.float32)
     best, best_angle = None, math.inf
     for shift in range(4):
         homography = cv2.getPerspectiveTransform(square, np.roll(corners_px, shift, axis=0).astype(np.float32))
         if not np.all(np.isfinite(homography)) or abs(homography[2, 2]) < 1e-12:
             continue
         homography = homography / homography[2, 2]
-        centre, east = project(homography, np.array([[0.0, 0.0], [100.0, 0.0]]))
+        centre, east = project(homography, np.array([[0.0, 0.0], [0.2, 0.0]]))
         angle = abs(math.atan2(east[1] - centre[1], east[0] - centre[0]))
         if angle < best_angle:
             best, best_angle = homography, angle
@@ -481,13 +490,17 @@ def _square_to_quad(corners_px: np.ndarray, half_mm: float) -> np.ndarray | None
 def _profile_starts(gray: np.ndarray, board: CarromBoard | CouronneBoard, prims, settings: SquareSettings) -> list[_Start]:
     """Similarity starts from the printed lines' projection profiles and a sweep about the voted centre."""
     offsets_mm = np.array(sorted({abs(p.a_mm[1]) for p in prims if p.name.startswith("south") and not p.is_circle}))
-    coarse_gray = downscale(gray, max_side_px=settings.coarse_side_px)
+    coarse_gray = shrunk(gray, max_side_px=settings.coarse_side_px)
     coarse_scale = coarse_gray.shape[1] / gray.shape[1]
 
     # lines are dark ink on wood, or light paint on painted boards; the profiles of each polarity
     # propose a few scales
     model_points_mm, _, _ = sample_primitives(prims, spacing_mm=6.0)
     responses = {polarity: line_response(coarse_gray, width_px=7, polarity=polarity) for polarity in ("dark", "bright")}
+    # the profiles and sweeps below cost a few hundred milliseconds: a frame without long straight
+    # thin lines (texture, a chess board, whose squares meet in edges) has no printed pattern to propose
+    if max(long_line_count(r) for r in responses.values()) < settings.min_long_lines:
+        return []
     widened = {polarity: cv2.dilate(r, np.ones((3, 3), np.uint8)) for polarity, r in responses.items()}
     proposals = []
     for response in responses.values():
@@ -542,7 +555,7 @@ def _fit_from_starts(
     radii = np.array([extent_mm * s.px_per_mm for s in starts])
     low, high = (centres - radii[:, None]).min(axis=0), (centres + radii[:, None]).max(axis=0)
     view_radius = 0.5 * float(max(high - low))
-    work_gray, to_view = board_view(
+    work_gray, to_view = region_view(
         gray, centre_px=tuple(0.5 * (low + high)), radius_px=view_radius,
         target_radius_px=settings.fine_radius_px * view_radius / float(np.median(radii)),
     )
@@ -551,8 +564,7 @@ def _fit_from_starts(
     px_per_mm_work = float(np.median([s.px_per_mm for s in starts])) * to_view[0, 0]
     shrink = float(np.clip(settings.screen_px_per_mm / max(px_per_mm_work, 1e-6), 0.5, 1.0))
     size = (max(16, round(work_gray.shape[1] * shrink)), max(16, round(work_gray.shape[0] * shrink)))
-    screen_gray = cv2.resize(work_gray, size, interpolation=cv2.INTER_AREA) if shrink < 1.0 else work_gray
-    to_screen = np.diag([screen_gray.shape[1] / work_gray.shape[1], screen_gray.shape[0] / work_gray.shape[0], 1.0])
+    screen_gray, to_screen = resized(work_gray, size) if shrink < 1.0 else (work_gray, np.eye(3))
     responses: dict[tuple[str, bool], np.ndarray] = {}
 
     def response_of(polarity: str, *, screen: bool) -> np.ndarray:
@@ -613,11 +625,12 @@ def _fit_from_starts(
     if fit is None:
         return not_found("too few points on the printed lines")
     homography, found_px, ok, residual = fit
-    reason = _check(homography, ok, residual, work_gray, board, prims, index, settings)
+    to_image = np.linalg.inv(to_view)
+    # the pockets are judged on the whole frame: the view may crop the corners of the board
+    reason = _check(homography, ok, residual, gray, to_image, board, prims, index, settings)
     if reason:
         return not_found(reason)
 
-    to_image = np.linalg.inv(to_view)
     kept = np.flatnonzero(ok)
     names = tuple(prims[index[i]].name for i in kept)
     error_mm = float(np.mean(np.abs(residual)))
@@ -636,11 +649,14 @@ def _fit_from_starts(
 
 def _side_support(ok: np.ndarray, prims, index: np.ndarray) -> list[float]:
     """Share of each side's points found (south, east, north, west)."""
-    return [float(ok[np.array([prims[i].name.startswith(side) for i in index])].mean()) for side in ("south", "east", "north", "west")]
+    side_of_point = np.array([[p.name.startswith(side) for side in ("south", "east", "north", "west")] for p in prims])[index]
+    return [float(ok[side_of_point[:, k]].mean()) for k in range(4)]
 
 
-def _check(homography, ok, residual, gray, board, prims, index, settings: SquareSettings) -> str:
+def _check(homography, ok, residual, gray, to_image, board, prims, index, settings: SquareSettings) -> str:
     """Why the fit is not a board ("" when it is): sides or features unsupported, residuals, light pockets.
+
+    `homography` maps to the view the fit was made on, `to_image` the view to `gray`, the frame.
 
     Straight lines must be found along most of their length; circles may be faint (painted
     boards fill them with colour) and need less.
@@ -649,9 +665,10 @@ def _check(homography, ok, residual, gray, board, prims, index, settings: Square
     if sorted(side_support)[1] < settings.min_side_support:
         return f"printed lines only partly found (sides {', '.join(f'{s:.0%}' for s in side_support)})"
     circle_support = []
+    group_of_point = np.array([p.group for p in prims])[index]
     for group in sorted({p.group for p in prims}):
         is_circle = next(p.is_circle for p in prims if p.group == group)
-        support = float(ok[np.array([prims[i].group == group for i in index])].mean())
+        support = float(ok[group_of_point == group].mean())
         circle_support += [support] if is_circle else []
         if support < (0.5 * settings.min_circle_support if is_circle else settings.min_side_support):
             return f"{group.replace('_', ' ')}s not found ({support:.0%} of their length)"
@@ -663,7 +680,9 @@ def _check(homography, ok, residual, gray, board, prims, index, settings: Square
     error_mm = float(np.mean(np.abs(residual)))
     if error_mm > settings.max_error_mm:
         return f"poor fit (mean error {error_mm:.1f} mm)"
-    pockets = _pocket_darkness(gray, homography, board)
-    if pockets and float(np.median(pockets)) > settings.max_pocket_brightness:
+    pockets = _pocket_darkness(gray, to_image @ homography, board)
+    if len(pockets) < settings.min_pockets_seen:
+        return f"only {len(pockets)} of the pockets in view"
+    if float(np.median(pockets)) > settings.max_pocket_brightness:
         return "no dark pockets at the corners of the square"
     return ""

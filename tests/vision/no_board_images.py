@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import cv2
 import numpy as np
 
 
-def chess_board(size_px: int = 800) -> np.ndarray:
-    """A chess board on a table, slightly rotated."""
+def chess_board(size_px: int = 800, *, angle_deg: float = 12.0, tilt: float = 0.0) -> np.ndarray:
+    """A chess board on a table, turned by `angle_deg` and seen with a perspective `tilt` (0: from above,
+    0.3: its far side a third narrower)."""
     rng = np.random.default_rng(1)
     image = np.full((size_px, size_px, 3), (60, 90, 120), np.uint8)
     square = size_px // 10
@@ -15,8 +18,13 @@ def chess_board(size_px: int = 800) -> np.ndarray:
         for col in range(8):
             colour = (230, 230, 220) if (row + col) % 2 == 0 else (40, 70, 30)
             cv2.rectangle(image, (square * (col + 1), square * (row + 1)), (square * (col + 2), square * (row + 2)), colour, -1)
-    rotation = cv2.getRotationMatrix2D((size_px / 2, size_px / 2), 12, 1.0)
+    rotation = cv2.getRotationMatrix2D((size_px / 2, size_px / 2), angle_deg, 1.0)
     image = cv2.warpAffine(image, rotation, (size_px, size_px), borderValue=(60, 90, 120))
+    if tilt:
+        inset = tilt * size_px / 2
+        corners = np.float32([[0, 0], [size_px, 0], [size_px, size_px], [0, size_px]])
+        seen = np.float32([[inset, 0.1 * size_px], [size_px - inset, 0.1 * size_px], [size_px, size_px], [0, size_px]])
+        image = cv2.warpPerspective(image, cv2.getPerspectiveTransform(corners, seen), (size_px, size_px), borderValue=(60, 90, 120))
     noise = rng.normal(0, 4, image.shape)
     return np.clip(image + noise, 0, 255).astype(np.uint8)
 
@@ -58,8 +66,27 @@ def wooden_table(size_px: int = 800) -> np.ndarray:
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
+def wall_with_door(size_px: int = 800) -> np.ndarray:
+    """A painted wall with a panelled door in its frame: long straight edges and thin dark gaps."""
+    rng = np.random.default_rng(6)
+    image = np.full((size_px, size_px, 3), (185, 195, 200), np.float32)
+    left, right, top = int(0.3 * size_px), int(0.7 * size_px), int(0.08 * size_px)
+    cv2.rectangle(image, (left - 18, top - 18), (right + 18, size_px), (240, 240, 235), -1)  # frame
+    cv2.rectangle(image, (left, top), (right, size_px), (120, 150, 170), -1)  # door
+    cv2.rectangle(image, (left, top), (right, size_px), (40, 50, 60), 2)  # gap around the door
+    for y0, y1 in ((0.15, 0.45), (0.55, 0.9)):
+        cv2.rectangle(image, (left + 25, int(y0 * size_px)), (right - 25, int(y1 * size_px)), (95, 120, 140), 3)
+    cv2.circle(image, (right - 30, int(0.5 * size_px)), 7, (30, 30, 30), -1)  # handle
+    image += rng.normal(0, 3, image.shape)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
 NO_BOARD_IMAGES = {
     "chess_board": chess_board,
+    "chess_board_square_on": partial(chess_board, angle_deg=0.0),
+    "chess_board_diagonal": partial(chess_board, angle_deg=45.0),
+    "chess_board_tilted": partial(chess_board, angle_deg=25.0, tilt=0.35),
+    "wall_with_door": wall_with_door,
     "blank_wall": blank_wall,
     "random_texture": random_texture,
     "black_frame": black_frame,
