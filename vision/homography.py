@@ -83,7 +83,8 @@ def px_per_mm_at(homography: np.ndarray, point_mm: tuple[float, float] = (0.0, 0
     """Local image scale (pixels per board millimetre) around a board point."""
     x, y = point_mm
     p = project(homography, np.array([[x, y], [x + 1, y], [x, y + 1]]))
-    return float(np.sqrt(abs(np.cross(p[1] - p[0], p[2] - p[0]))))
+    (ax, ay), (bx, by) = p[1] - p[0], p[2] - p[0]
+    return float(np.sqrt(abs(ax * by - ay * bx)))
 
 
 def rectify(

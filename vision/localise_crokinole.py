@@ -183,6 +183,9 @@ def _coarse_ellipse(
         moved = np.array([cx, cy])
         if not np.all(np.isfinite(moved)) or np.linalg.norm(moved - centre) > 0.5 * median:
             break
+        if n_angles == 144 and np.linalg.norm(moved - centre) < 0.25:
+            # settled: the same fine profiles again would show the same lines
+            break
         centre = moved
     return best
 

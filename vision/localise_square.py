@@ -54,9 +54,10 @@ class SquareSettings:
     max_median_residual_mm: float = 1.5
     max_error_mm: float = 2.5
     max_pocket_brightness: float = 0.6
-    min_pockets_seen: int = 2
-    """A fit with fewer of its pockets in the frame is no board: the pockets tell a square board from
-    other squares of lines (a crokinole frame and the table under it)."""
+    min_pockets_near: int = 2
+    """A fit with fewer of its pockets' centres in the frame or at most a pocket's width outside it is
+    no board (a crokinole frame and the table under it, fitted as a board larger than the photo); a
+    photo cropped to the playing surface cuts its pockets in half."""
     fit_sides: bool = True
     max_starts: int = 5
     sure_support: float = 0.8
@@ -246,7 +247,7 @@ def _distinct(proposals: list, count: int, side_px: float) -> list:
     return kept
 
 
-def _side_offsets_mm(board: CarromBoard | CouronneBoard, prims) -> tuple[float, list[float]]:
+def side_offsets_mm(board: CarromBoard | CouronneBoard, prims) -> tuple[float, list[float]]:
     """Distance from the centre of a side's main line, and the offsets (towards the centre) of its companions."""
     offsets = sorted({abs(p.a_mm[1]) for p in prims if p.name.startswith("south") and not p.is_circle}, reverse=True)
     return offsets[0], [offsets[0] - o for o in offsets[1:]]
@@ -262,7 +263,7 @@ def _fit_sides(response: np.ndarray, homography: np.ndarray, board: CarromBoard 
     the segments' hits gives each side; the sides' intersections give the corners.
     Returns the input unchanged when a side is not found.
     """
-    main_mm, companions_mm = _side_offsets_mm(board, prims)
+    main_mm, companions_mm = side_offsets_mm(board, prims)
     half_len = max(abs(p.a_mm[0]) for p in prims if p.name.startswith("south") and not p.is_circle)
     reach_mm = 0.25 * board.half_side_mm
     step_mm = 1.0
@@ -354,6 +355,17 @@ def _pocket_darkness(gray: np.ndarray, homography: np.ndarray, board: CarromBoar
     return ratios
 
 
+def _pockets_near_frame(gray: np.ndarray, homography: np.ndarray, board: CarromBoard | CouronneBoard) -> int:
+    """How many pocket centres lie in the frame or at most a pocket's width outside it."""
+    centres_mm = np.array(board.pocket_centres_mm())
+    centres_px = project(homography, centres_mm)
+    # a pocket's width in pixels, from the distance of a point a width further along the diagonal
+    widths_px = np.linalg.norm(project(homography, centres_mm * (1 + board.pocket_diameter_mm / np.linalg.norm(centres_mm, axis=1, keepdims=True))) - centres_px, axis=1)
+    h, w = gray.shape[:2]
+    inside = (centres_px >= -widths_px[:, None]) & (centres_px <= np.array([w, h]) + widths_px[:, None])
+    return int(inside.all(axis=1).sum())
+
+
 def _disc_offsets() -> np.ndarray:
     t = np.linspace(0, 2 * math.pi, 12, endpoint=False)
     ring = np.stack([np.cos(t), np.sin(t)], 1)
@@ -412,7 +424,7 @@ class _Start:
 def _model_halves_mm(board: CarromBoard | CouronneBoard, prims) -> list[float]:
     """Half sizes of the squares a quadrilateral in the image may outline: the frame's outer edge,
     the playing surface, and the squares of the printed lines parallel to the sides."""
-    main_mm, companions_mm = _side_offsets_mm(board, prims)
+    main_mm, companions_mm = side_offsets_mm(board, prims)
     return [board.half_side_mm + board.frame_width_mm, board.half_side_mm, main_mm] + [main_mm - c for c in companions_mm]
 
 
@@ -681,8 +693,9 @@ def _check(homography, ok, residual, gray, to_image, board, prims, index, settin
     if error_mm > settings.max_error_mm:
         return f"poor fit (mean error {error_mm:.1f} mm)"
     pockets = _pocket_darkness(gray, to_image @ homography, board)
-    if len(pockets) < settings.min_pockets_seen:
-        return f"only {len(pockets)} of the pockets in view"
-    if float(np.median(pockets)) > settings.max_pocket_brightness:
+    near = _pockets_near_frame(gray, to_image @ homography, board)
+    if near < settings.min_pockets_near:
+        return f"only {near} of the pockets at most a pocket's width outside the frame"
+    if pockets and float(np.median(pockets)) > settings.max_pocket_brightness:
         return "no dark pockets at the corners of the square"
     return ""
