@@ -122,8 +122,14 @@ def peaks_along_normals(
     """
     reach = max(half_width_px, context_px)
     offsets = np.arange(-reach, reach + step_px / 2, step_px)
-    grid = points_px[:, None, :] + offsets[None, :, None] * normals[:, None, :]
-    values = sample(response, grid)
+    grid_x = (points_px[:, 0, None] + offsets[None, :] * normals[:, 0, None]).astype(np.float32)
+    grid_y = (points_px[:, 1, None] + offsets[None, :] * normals[:, 1, None]).astype(np.float32)
+    if 0 < len(points_px) < 32767:
+        # the samples' x and y as two remap maps, one row per point: several times cheaper than
+        # gathering (x, y) pairs for `sample` (whose rows of 1024 any number of points fit)
+        values = cv2.remap(response, grid_x, grid_y, cv2.INTER_LINEAR, borderValue=0)
+    else:
+        values = sample(response, np.stack([grid_x, grid_y], -1))
     in_window = np.abs(offsets) <= half_width_px + 1e-9
     best = np.argmax(np.where(in_window[None, :], values, -np.inf), axis=1)
     rows = np.arange(len(points_px))

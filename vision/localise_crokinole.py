@@ -69,10 +69,11 @@ def _sector_profiles(
     """
     angles = np.linspace(0, 2 * np.pi, n_angles, endpoint=False)
     radii = np.arange(0, max_radius_px, step_px, dtype=np.float32)
-    unit = np.stack([np.cos(angles), np.sin(angles)], 1).astype(np.float32)
-    rays = centre_px.astype(np.float32)[None, None, :] + radii[None, :, None] * unit[:, None, :]
+    # the rays' x and y as two remap maps (as `sample` does, without gathering (x, y) pairs first)
+    ray_x = (centre_px[0] + np.outer(np.cos(angles), radii)).astype(np.float32)
+    ray_y = (centre_px[1] + np.outer(np.sin(angles), radii)).astype(np.float32)
     widen = max(3, int(round(7 / step_px)) | 1)
-    polar = cv2.blur(sample(response, rays), (widen, 1))
+    polar = cv2.blur(cv2.remap(response, ray_x, ray_y, cv2.INTER_LINEAR, borderValue=0), (widen, 1))
     # the median of each sector's rays (a sort of a few rays is several times cheaper than np.median)
     per_sector = n_angles // n_sectors
     rays = np.sort(polar.reshape(n_sectors, per_sector, -1), axis=1)
