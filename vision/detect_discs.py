@@ -13,10 +13,39 @@ scattered votes; touching pieces keep most of their rim, so clusters survive.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+
+PEAK_VOTE_SHARE = 0.05
+"""Least votes at a disc's centre, as a share of those of a full rim of edges at the threshold."""
+
+
+FAINT_SCREEN_MARGIN = 0.15
+"""How far below a faint rim's least support the first, unfitted look may find it (its centre is still rough)."""
+
+
+@dataclass(frozen=True)
+class FaintRims:
+    """How a faint rim (few votes: a white coin on a pale board, a rim in shadow) is looked for and what it must show.
+
+    Attributes
+    ----------
+    least_vote_share : float
+        Centres with at least this share of a full rim's votes are verified (below `PEAK_VOTE_SHARE`).
+    min_support, min_sectors : share of the rim, and of its 8 sectors, that must show a radial edge.
+    max_residual_px : RMS distance of the rim's edge points from the fitted circle.
+    max_radius_error : largest difference of the fitted radius from the nominal, as a share of it.
+    """
+
+    least_vote_share: float = 0.02
+    min_support: float = 0.6
+    min_sectors: int = 5
+    max_residual_px: float = 0.8
+    max_radius_error: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -43,6 +72,7 @@ class DiscCandidates:
     residual_px : (n,) float ndarray, RMS distance of rim edge points from the fitted circle
     sectors : (n,) int ndarray, how many of the rim's 8 sectors show an edge over at least half their length
     strength : (n,) float ndarray, median radial edge strength around the rim
+    vote_share : (n,) float ndarray, the centre's votes as a share of a full rim's (`find_discs`; 1 elsewhere)
     """
 
     centres_px: np.ndarray
@@ -51,13 +81,18 @@ class DiscCandidates:
     residual_px: np.ndarray
     sectors: np.ndarray
     strength: np.ndarray
+    vote_share: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.vote_share is None:
+            object.__setattr__(self, "vote_share", np.ones(len(self.radii_px)))
 
     def __len__(self) -> int:
         return len(self.radii_px)
 
     def filter(self, mask: np.ndarray) -> "DiscCandidates":
         return DiscCandidates(self.centres_px[mask], self.radii_px[mask], self.support[mask], self.residual_px[mask],
-                              self.sectors[mask], self.strength[mask])
+                              self.sectors[mask], self.strength[mask], self.vote_share[mask])
 
 
 def edge_field(image: np.ndarray, *, smooth_px: float = 1.2) -> EdgeField:
@@ -260,7 +295,8 @@ def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n
 
 
 def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, min_sectors: int = 6,
-               max_candidates: int = 600) -> DiscCandidates:
+               max_candidates: int = 600, faint: FaintRims | None = None,
+               faint_region: Callable[[np.ndarray], np.ndarray] | None = None) -> DiscCandidates:
     """Discs of about `radius_px` in a view: voting, peak picking and rim verification.
 
     Parameters
@@ -271,6 +307,8 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     min_sectors : least number of the rim's 8 sectors that must each be half seen; two parallel
         lines a piece's width apart (carrom base lines) support a circle on two sides only.
     max_candidates : peaks verified at most (strongest first).
+    faint : also look at centres with fewer votes (`FaintRims`), kept only where the rim itself is clear.
+    faint_region : where such centres may lie: centres (n, 2) px -> (n,) bool (default: anywhere).
 
     Returns
     -------
@@ -285,9 +323,32 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     acc = vote_centres(edges, radius_px=radius_px)
     # A full rim of strong edges gives about 2 pi r * threshold * 2 (thickness) * 3 radii of votes.
     full_rim = 2 * np.pi * radius_px * edges.threshold * 3
-    peaks = accumulator_peaks(acc, min_distance_px=0.6 * radius_px, min_value=0.05 * full_rim)[:max_candidates]
+    least_share = faint.least_vote_share if faint else PEAK_VOTE_SHARE
+    peaks = accumulator_peaks(acc, min_distance_px=0.6 * radius_px, min_value=least_share * full_rim)
+    share = acc[peaks[:, 1].astype(int), peaks[:, 0].astype(int)] / full_rim
+    if faint_region is not None and len(peaks):
+        allowed = (share >= PEAK_VOTE_SHARE) | faint_region(peaks)
+        peaks, share = peaks[allowed], share[allowed]
+    peaks, share = peaks[:max_candidates], share[:max_candidates]
+    if faint and (share < PEAK_VOTE_SHARE).any():
+        # Most faint peaks are the board's texture: one look at the rim, without fitting, sets them aside.
+        weak = np.nonzero(share < PEAK_VOTE_SHARE)[0]
+        _, strength, _ = _rim_points(edges, peaks[weak], radius_px, n_angles=36, search_px=max(2.0, 0.18 * radius_px))
+        hopeless = (strength > edges.threshold).mean(axis=1) < faint.min_support - FAINT_SCREEN_MARGIN
+        allowed = np.ones(len(peaks), bool)
+        allowed[weak[hopeless]] = False
+        peaks, share = peaks[allowed], share[allowed]
     found = verify_rims(edges, peaks, radius_px=radius_px)
+    found = DiscCandidates(found.centres_px, found.radii_px, found.support, found.residual_px, found.sectors,
+                           found.strength, share)
     keep = (found.support >= min_support) & (found.sectors >= min_sectors) & (np.abs(found.radii_px - radius_px) < 0.2 * radius_px)
+    if faint:
+        # A rim whose edge is barely above the board's texture scatters its votes: its centre must show a clear,
+        # round rim of the nominal size instead.
+        clear = ((found.support >= faint.min_support) & (found.sectors >= faint.min_sectors)
+                 & (found.residual_px <= faint.max_residual_px)
+                 & (np.abs(found.radii_px - radius_px) <= faint.max_radius_error * radius_px))
+        keep = np.where(share >= PEAK_VOTE_SHARE, keep, clear)
     found = found.filter(keep)
     order = np.argsort(-found.support, kind="stable")
     return found.filter(order)

@@ -220,9 +220,15 @@ def covered(covers: Covers, centres_mm: np.ndarray, radii_mm: np.ndarray) -> np.
     if not covers.patches:
         return cut
     share = _surround_share(covers.mask, covers.view, centres_mm, radii_mm)
-    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
     # Within a patch's box, what stands between its parts (a machine's bars and brackets) is part of it too.
+    boxed = in_cover_box(covers, centres_mm)
+    return cut | (share > COVERED_SURROUND) | (boxed & (share > BOXED_SURROUND))
+
+
+def in_cover_box(covers: Covers, centres_mm: np.ndarray) -> np.ndarray:
+    """True for centres within the bounding box of one of the covers."""
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
     boxed = np.zeros(len(c), bool)
     for p in covers.patches:
         boxed |= (c[:, 0] >= p.x_min_mm) & (c[:, 0] <= p.x_max_mm) & (c[:, 1] >= p.y_min_mm) & (c[:, 1] <= p.y_max_mm)
-    return cut | (share > COVERED_SURROUND) | (boxed & (share > BOXED_SURROUND))
+    return boxed

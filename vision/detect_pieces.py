@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
-from vision.detect_discs import EdgeField, edge_field, find_discs, rim_edges, rim_radius
+from vision.detect_discs import PEAK_VOTE_SHARE, EdgeField, FaintRims, edge_field, find_discs, rim_edges, rim_radius
 from vision.rectify_board import BoardView
 from vision.zones import hole_mask
 
@@ -73,6 +73,11 @@ BASE_LINE_END_SUPPORT = 0.6
 """Least rim support, over the parts of the rim not facing the lines, of a disc sitting between two base
 lines: the lines alone draw two sides of a coin-sized circle."""
 
+POCKET_MOUTH_SLACK_MM = 4.0
+"""How far over a pocket's mouth a measured centre may lie and the piece still count as on the board. A light coin
+half over the dark mouth is fitted up to 5 mm towards the pocket (stills 60000-60119: centres 23 to 27 mm from the
+pocket's, measured 20 to 23); a pocketed piece lies at the pocket's centre, well inside."""
+
 PARALLAX_MARGIN_MM = 6.0
 """How far past the surface's limits a top face may be seen (the exact test follows the parallax correction)."""
 
@@ -93,6 +98,27 @@ lone light coins on birch at 0.94 and up: a narrow margin)."""
 
 MIN_STEP_SHARE_CARROM = 0.62
 """The same on a carrom board, whose arrows end in open arcs a coin's size that outline half a circle."""
+
+FAINT_RIMS = FaintRims()
+"""What a rim with few votes must show to be a piece (`vision.detect_discs.FaintRims`)."""
+
+FAINT_MIN_STEP_SHARE = 0.75
+"""Least share of a faint rim that must show a colour step: its face must stand apart from the board all round."""
+
+FAINT_MAX_SURROUND_SPREAD = 35.0
+"""Most upper-quartile Lab spread of the board just around a faint rim (synthetic coins up to 31, the webcam
+robot's rods and rails 39 and up)."""
+
+ARROW_ARC_RADIUS_SHARE = 0.12
+"""Radius of the open arc that ends each corner arrow, as a share of the arrow's length (the simulator draws it
+so; the webcam board's arcs measure alike)."""
+
+ARC_LOCATION_SLACK_MM = 12.0
+"""Added to a faint rim's clearance from an arrow's arc: a real board located a little off puts its arcs some
+millimetres from the model's places (webcam frames: faint rims traced along an arc 51 to 59 mm from its centre)."""
+
+PRINT_CLEARANCE_MM = 3.0
+"""Least gap between a faint rim and any printed figure (`clear_of_print`): the print's line width and blur."""
 
 
 SHOOTER_MIN_COLOUR_GAP = 20.0
@@ -142,6 +168,15 @@ class PieceDetections:
     def filter(self, mask: np.ndarray) -> "PieceDetections":
         return PieceDetections(self.centres_mm[mask], self.radii_mm[mask], self.size[mask], self.support[mask],
                                self.colour_lab[mask], self.surround_lab[mask])
+
+    def join(self, other: "PieceDetections") -> "PieceDetections":
+        """These detections followed by `other`'s."""
+        return PieceDetections(np.vstack([self.centres_mm, other.centres_mm]),
+                               np.concatenate([self.radii_mm, other.radii_mm]),
+                               np.concatenate([self.size, other.size]),
+                               np.concatenate([self.support, other.support]),
+                               np.vstack([self.colour_lab, other.colour_lab]),
+                               np.vstack([self.surround_lab, other.surround_lab]))
 
     @classmethod
     def empty(cls) -> "PieceDetections":
@@ -202,11 +237,15 @@ def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, 
     return np.nanmedian(values, axis=1)
 
 
-def face_spread(lab: np.ndarray, centres_px: np.ndarray, face_lab: np.ndarray, *, radius_px: float) -> np.ndarray:
-    """Upper-quartile Lab distance from the face colour over the middle of each piece (r < radius_px)."""
+def face_spread(lab: np.ndarray, centres_px: np.ndarray, face_lab: np.ndarray, *, radius_px: float,
+                inner_px: float = 0.0) -> np.ndarray:
+    """Upper-quartile Lab distance from the face colour over the middle of each piece (r < radius_px).
+
+    With `inner_px`, over the annulus inner_px..radius_px instead (the board around a piece).
+    """
     if len(centres_px) == 0:
         return np.zeros(0)
-    offsets = _disc_offsets(0.0, radius_px, step=max(1.0, radius_px / 8))
+    offsets = _disc_offsets(inner_px, radius_px, step=max(1.0, radius_px / 8))
     pts = np.rint(centres_px[:, None, :] + offsets[None, :, :]).astype(int)
     h, w = lab.shape[:2]
     values = lab[np.clip(pts[..., 1], 0, h - 1), np.clip(pts[..., 0], 0, w - 1)].astype(np.float64)
@@ -238,11 +277,13 @@ def step_share(lab: np.ndarray, centres_px: np.ndarray, radii_px: np.ndarray, *,
     return (step > min_step).mean(axis=1)
 
 
-def on_surface(centres_mm: np.ndarray, board: BoardModel, *, margin_mm: float = 0.0) -> np.ndarray:
+def on_surface(centres_mm: np.ndarray, board: BoardModel, *, margin_mm: float = 0.0,
+               pocket_slack_mm: float = 0.0) -> np.ndarray:
     """True for centres on the playing surface: not over a pocket, not in the ditch or beyond.
 
     A positive `margin_mm` keeps centres that far past the limits (a top face
-    seen with parallax lies a few millimetres out from where the piece stands).
+    seen with parallax lies a few millimetres out from where the piece stands);
+    `pocket_slack_mm` keeps centres that much further over a pocket's mouth.
     """
     centres_mm = np.asarray(centres_mm, np.float64).reshape(-1, 2)
     x, y = centres_mm[:, 0], centres_mm[:, 1]
@@ -251,7 +292,7 @@ def on_surface(centres_mm: np.ndarray, board: BoardModel, *, margin_mm: float = 
     half = board.half_side_mm + margin_mm
     on = (np.abs(x) <= half) & (np.abs(y) <= half)
     for px, py in board.pocket_centres_mm():
-        on &= np.hypot(x - px, y - py) > board.pocket_diameter_mm / 2 - margin_mm
+        on &= np.hypot(x - px, y - py) > board.pocket_diameter_mm / 2 - margin_mm - pocket_slack_mm
     return on
 
 
@@ -277,6 +318,53 @@ def arrow_ends_mm(board: CarromBoard) -> np.ndarray:
     return np.array([(sx * inset, sy * inset) for sx in (-1, 1) for sy in (-1, 1)])
 
 
+def _segment_distance(points: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Distance of each point (n, 2) from the segment start-end."""
+    d = end - start
+    t = np.clip(((points - start) @ d) / float(d @ d), 0.0, 1.0)
+    return np.hypot(*(points - (start + t[:, None] * d)).T)
+
+
+def clear_of_print(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float) -> np.ndarray:
+    """True for circles of `radius_mm` that touch none of the board's printed figures, its frame or its pockets
+    (carrom; others: all true).
+
+    Carrom prints base lines, base circles, the centre figure and the corner arrows
+    with their open arcs: each draws part of a coin-sized rim, which a faint rim
+    elsewhere on the board cannot borrow.
+    """
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    clear = np.ones(len(c), bool)
+    if not isinstance(board, CarromBoard) or len(c) == 0:
+        return clear
+    reach = radius_mm + PRINT_CLEARANCE_MM
+    # The frame's edge and the pocket mouths draw arcs too.
+    clear &= np.abs(c).max(axis=1) < board.half_side_mm - reach
+    pockets = np.asarray(board.pocket_centres_mm(), np.float64)
+    clear &= np.hypot(c[:, None, 0] - pockets[None, :, 0], c[:, None, 1] - pockets[None, :, 1]).min(axis=1) > (
+        board.pocket_diameter_mm / 2 + reach)
+    half_length = board.base_line_length_mm / 2
+    for offset in (-board.base_line_gap_mm / 2, board.base_line_gap_mm / 2):
+        across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2 + offset
+        for side in (-1, 1):
+            for start, end in (((-half_length, side * across), (half_length, side * across)),
+                               ((side * across, -half_length), (side * across, half_length))):
+                clear &= _segment_distance(c, np.array(start), np.array(end)) > reach
+    bases = printed_discs_mm(board)[1:]
+    clear &= np.hypot(c[:, None, 0] - bases[None, :, 0], c[:, None, 1] - bases[None, :, 1]).min(axis=1) > (
+        board.base_circle_diameter_mm / 2 + reach)
+    clear &= np.hypot(c[:, 0], c[:, 1]) > board.outer_circle_diameter_mm / 2 + reach
+    corner = board.half_side_mm - board.arrow_start_from_corner_mm / math.sqrt(2)
+    tip = board.half_side_mm - (board.arrow_start_from_corner_mm + board.arrow_length_mm) / math.sqrt(2)
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            clear &= _segment_distance(c, np.array([sx * corner, sy * corner]), np.array([sx * tip, sy * tip])) > reach
+    ends = arrow_ends_mm(board)
+    clear &= np.hypot(c[:, None, 0] - ends[None, :, 0], c[:, None, 1] - ends[None, :, 1]).min(axis=1) > (
+        ARROW_ARC_RADIUS_SHARE * board.arrow_length_mm + reach + ARC_LOCATION_SLACK_MM)
+    return clear
+
+
 def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: CarromBoard) -> np.ndarray:
     """True for circles drawn by printed outlines around bare board: the arrows' arcs, the centre circles.
 
@@ -291,7 +379,8 @@ def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *
     coin_mm = board.coin_diameter_mm
     ends = arrow_ends_mm(board)
     to_arrow = np.hypot(c[:, None, 0] - ends[None, :, 0], c[:, None, 1] - ends[None, :, 1]).min(axis=1)
-    near_arrow = to_arrow < 1.5 * coin_mm
+    # Touching the arc: its radius from its centre, plus a coin's and the line's width.
+    near_arrow = to_arrow < ARROW_ARC_RADIUS_SHARE * board.arrow_length_mm + coin_mm / 2 + PRINT_CLEARANCE_MM
     in_figure = np.hypot(c[:, 0], c[:, 1]) < board.outer_circle_diameter_mm / 2 + coin_mm / 2
     between = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
     touching = (between > 0) & (between < found.radii_mm[:, None] + found.radii_mm[None, :] + 4.0)
@@ -334,14 +423,19 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     edges = edge_field(view.image)
     lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2LAB)
     s = view.px_per_mm
-    centres, radii, size_index, support, score = [], [], [], [], []
+    centres, radii, size_index, support, score, faint = [], [], [], [], [], []
     for k, size in enumerate(sizes):
-        found = find_discs(edges, radius_px=size.radius_mm * s, min_support=min_support)
+        # Faint rims are looked for where the board model says what else could draw them (carrom's print).
+        found = find_discs(edges, radius_px=size.radius_mm * s, min_support=min_support,
+                           faint=FAINT_RIMS if isinstance(board, CarromBoard) else None,
+                           faint_region=lambda px, r=size.radius_mm: clear_of_print(view.to_mm(px), board, radius_mm=r))
         mm = view.to_mm(found.centres_px)
         r_mm = found.radii_px / s
         # The measured radius must be nearer this size than any other.
         nearest = np.argmin(np.abs(r_mm[:, None] - np.array([z.radius_mm for z in sizes])[None, :]), axis=1)
         ok = (nearest == k) & on_surface(mm, board, margin_mm=PARALLAX_MARGIN_MM)
+        weak = found.vote_share < PEAK_VOTE_SHARE
+        ok &= ~weak | clear_of_print(mm, board, radius_mm=size.radius_mm)
         centres.append(mm[ok])
         radii.append(r_mm[ok])
         size_index.append(np.full(ok.sum(), k))
@@ -349,17 +443,33 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         fit = np.clip(1 - np.abs(r_mm[ok] - size.radius_mm) / size.radius_mm, 0, 1)
         # Where a large piece is, smaller circles fit inside its rim too; a clear large rim wins.
         score.append(found.support[ok] * fit - 0.02 * np.minimum(found.residual_px[ok], 10) + 0.1 * k)
+        faint.append(weak[ok])
     centres_mm = np.vstack(centres) if centres else np.zeros((0, 2))
     radii_mm, size_arr = np.concatenate(radii), np.concatenate(size_index).astype(int)
-    support_arr, score_arr = np.concatenate(support), np.concatenate(score)
+    support_arr, score_arr, faint_arr = np.concatenate(support), np.concatenate(score), np.concatenate(faint)
     if len(radii_mm) == 0:
         return PieceDetections.empty()
     steps = step_share(lab, view.to_px(centres_mm), radii_mm * s, offset_px=0.3 * sizes[0].radius_mm * s)
-    filled = steps >= (MIN_STEP_SHARE_CARROM if isinstance(board, CarromBoard) else MIN_STEP_SHARE)
-    centres_mm, radii_mm, size_arr, support_arr, score_arr = (
-        centres_mm[filled], radii_mm[filled], size_arr[filled], support_arr[filled], score_arr[filled])
-    colour, surround = _colours(lab, view, centres_mm, size_arr, sizes, board)
-    found = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, colour, surround)
+    filled = steps >= np.where(faint_arr, FAINT_MIN_STEP_SHARE,
+                               MIN_STEP_SHARE_CARROM if isinstance(board, CarromBoard) else MIN_STEP_SHARE)
+    candidates = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, np.zeros((len(size_arr), 3)),
+                                 np.zeros((len(size_arr), 3)))
+    clear = filled & ~faint_arr
+    found = _clear_pieces(candidates.filter(clear), score_arr[clear], edges, lab, view, sizes, board)
+    # A faint rim only fills a gap the clear ones left: it never displaces one.
+    weak = filled & faint_arr
+    found = found.join(_faint_pieces(candidates.filter(weak), score_arr[weak], found, lab, view, sizes, board))
+    return found.filter(np.argsort(-found.support, kind="stable"))
+
+
+def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: EdgeField, lab: np.ndarray,
+                  view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel) -> PieceDetections:
+    """The pieces among clear rims: the board's print taken out, overlaps settled, one large piece at most."""
+    if len(candidates) == 0:
+        return PieceDetections.empty()
+    colour, surround = _colours(lab, view, candidates.centres_mm, candidates.size, sizes, board)
+    found = PieceDetections(candidates.centres_mm, candidates.radii_mm, candidates.size, candidates.support, colour,
+                            surround)
     printed = _printed_mask(found, lab, view, board=board, edges=edges, sizes=sizes)
     if isinstance(board, CrokinoleBoard):
         # The 20-hole is a disc-sized circle of its own; it must not crowd out a disc leaning over it.
@@ -387,10 +497,42 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
             score_arr = np.where(demoted, score_arr - 10.0, score_arr)
             keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
             sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board)
-        found = sized
-    else:
-        found = found.filter(keep)
-    return found.filter(np.argsort(-found.support, kind="stable"))
+        return sized
+    return found.filter(keep)
+
+
+def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: PieceDetections, lab: np.ndarray,
+                  view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel) -> PieceDetections:
+    """Pieces among faint rims (already clear of the print): on even board, clear of the pieces found, and a
+    large one only where none was found."""
+    s = view.px_per_mm
+    allowed_mm = 0.3 * sizes[0].radius_mm
+    if len(found):
+        gaps = np.hypot(candidates.centres_mm[:, None, 0] - found.centres_mm[None, :, 0],
+                        candidates.centres_mm[:, None, 1] - found.centres_mm[None, :, 1])
+        free = (gaps >= candidates.radii_mm[:, None] + found.radii_mm[None, :] - allowed_mm).all(axis=1)
+        if (found.size == 1).any():
+            free &= candidates.size == 0
+        candidates, score_arr = candidates.filter(free), score_arr[free]
+    if len(candidates) == 0:
+        return PieceDetections.empty()
+    colour, surround = _colours(lab, view, candidates.centres_mm, candidates.size, sizes, board)
+    # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround.
+    even = face_spread(lab, view.to_px(candidates.centres_mm), surround, inner_px=1.15 * sizes[0].radius_mm * s,
+                       radius_px=1.6 * sizes[0].radius_mm * s) <= FAINT_MAX_SURROUND_SPREAD
+    faint = PieceDetections(candidates.centres_mm, candidates.radii_mm, candidates.size, candidates.support,
+                            colour, surround).filter(even)
+    score_arr = score_arr[even]
+    keep = _resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+    large = np.nonzero(keep & (faint.size == 1))[0]
+    if len(large) > 1:
+        # One large piece: the others were drawn round small ones, which come up in their place.
+        keep[large[1:]] = False
+        score_arr = np.where(faint.size == 1, score_arr, score_arr + 10.0)
+        score_arr[large[1:]] = -np.inf
+        keep = _resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+        keep &= np.isfinite(score_arr)
+    return faint.filter(keep)
 
 
 def _away_from_pockets(centres_mm: np.ndarray, board: BoardModel, sizes: tuple[PieceSize, ...]) -> np.ndarray:

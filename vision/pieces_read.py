@@ -5,11 +5,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.geometry import BoardModel, CrokinoleBoard
+from calibration.geometry import BoardModel, CarromBoard, CrokinoleBoard
 from vision.classify_pieces import Classes, classify_pieces
 from vision.detect_hole import disc_in_hole
-from vision.detect_occluders import covered, find_covers
-from vision.detect_pieces import detect_pieces, on_surface, piece_sizes, printed_discs_mm
+from vision.detect_occluders import covered, find_covers, in_cover_box
+from vision.detect_pieces import (BOARD_FACE_MATCH, BOARD_FACE_MIN_SUPPORT, POCKET_MOUTH_SLACK_MM, board_face_gap,
+                                  detect_pieces, on_surface, piece_sizes, printed_discs_mm)
 from vision.frames import validate_image
 from vision.pieces import BoardReading, Piece
 from vision.rectify_board import DEFAULT_PX_PER_MM, board_view
@@ -95,7 +96,14 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     covers = find_covers(view, board=board, pieces_mm=found.centres_mm, pieces_radius_mm=found.radii_mm,
                          printed_mm=printed_discs_mm(board), print_radius_mm=printed_radius_mm,
                          piece_radius_mm=piece_sizes(board)[0].radius_mm)
-    found = found.filter(~covered(covers, found.centres_mm, found.radii_mm))
+    hidden_by = covered(covers, found.centres_mm, found.radii_mm)
+    if isinstance(board, CarromBoard) and len(found):
+        # Between a machine's parts, a circle of bare board with part of its rim drawn is a gap, not a coin
+        # (webcam a2: between the carriage's brackets, face within 9 Lab units of the board, rim 0.65 seen).
+        gap = board_face_gap(cv2.cvtColor(view.image, cv2.COLOR_BGR2LAB), view, found.colour_lab, board=board)
+        hidden_by |= in_cover_box(covers, found.centres_mm) & (gap < BOARD_FACE_MATCH) & (
+            found.support < BOARD_FACE_MIN_SUPPORT)
+    found = found.filter(~hidden_by)
     twenties: dict[str, int] = {}
     if look_in_hole and isinstance(board, CrokinoleBoard) and not _hole_overhung(found.centres_mm, board):
         chroma = np.hypot(found.colour_lab[:, 1] - 128, found.colour_lab[:, 2] - 128)
@@ -107,7 +115,7 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     # The outline seen stands above the board; the rules judge where the piece stands.
     camera = camera_above(homography, image_size=(image.shape[1], image.shape[0]))
     centres_mm = camera.correct(found.centres_mm, face_height_mm=SILHOUETTE_HEIGHT_SHARE * piece_thickness_mm(board))
-    standing = on_surface(centres_mm, board)
+    standing = on_surface(centres_mm, board, pocket_slack_mm=POCKET_MOUTH_SLACK_MM)
     found, centres_mm = found.filter(standing), centres_mm[standing]
     classes = Classes(tuple(k for k, keep in zip(classes.kinds, standing) if keep), classes.margin[standing])
     pieces = []
