@@ -65,6 +65,9 @@ class SquareSettings:
     quad_side_px: int = 480
     min_quad_area: float = 0.01
     min_circle_support: float = 0.2
+    max_start_pocket_brightness: float = 0.85
+    """Starts whose pockets in view are brighter than this (`_pocket_darkness`, median) are not
+    screened: looser than the final check, as a start may sit a little off the pockets."""
     min_long_lines: int = 4
     """The slow starts are searched only in a frame with at least this many long straight thin lines
     (`long_line_count` at ``coarse_side_px``: boards show ten and more)."""
@@ -600,6 +603,10 @@ def _fit_from_starts(
         for _, homography, polarity in scored:
             corners = project(homography, np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]]) * board.half_side_mm)
             if any(np.abs(corners - c).max() < 0.02 * max(screen_gray.shape) for c, _, _ in candidates):
+                continue
+            # a start whose pockets in view are plainly not dark is no board (cheap, before screening)
+            pockets = _pocket_darkness(screen_gray, homography, board)
+            if pockets and float(np.median(pockets)) > settings.max_start_pocket_brightness:
                 continue
             candidates.append((corners, homography, polarity))
             if len(candidates) == settings.max_starts:
