@@ -192,6 +192,19 @@ def _rim_points(edges: EdgeField, centres: np.ndarray, radius_px: float, *, n_an
     return np.stack([bx, by], axis=2), strength, angles
 
 
+def _over_unseen(centres: np.ndarray, radius_px: float, n_angles: int, unseen_px: np.ndarray | None) -> np.ndarray:
+    """(n, n_angles) True where a circle's nominal rim point lies within one of the unseen circles."""
+    hidden = np.zeros((len(centres), n_angles), bool)
+    if unseen_px is None or len(unseen_px) == 0:
+        return hidden
+    angles = np.linspace(0, 2 * np.pi, n_angles, endpoint=False)
+    x = centres[:, 0, None] + radius_px * np.cos(angles)[None, :]
+    y = centres[:, 1, None] + radius_px * np.sin(angles)[None, :]
+    for cx, cy, r in np.asarray(unseen_px, np.float64).reshape(-1, 3):
+        hidden |= np.hypot(x - cx, y - cy) < r
+    return hidden
+
+
 def rim_edges(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float,
               n_angles: int = 48) -> tuple[np.ndarray, np.ndarray]:
     """Where each circle's rim shows a radial edge: (n, n_angles) bool, and the ray angles (view pixels, y down).
@@ -245,7 +258,7 @@ def _fit_circle(points: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n_angles: int = 72,
-                iterations: int = 2) -> DiscCandidates:
+                iterations: int = 2, unseen_px: np.ndarray | None = None) -> DiscCandidates:
     """Measure each candidate's rim: support, refined centre, radius and fit residual.
 
     Parameters
@@ -253,6 +266,8 @@ def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n
     edges : EdgeField of the view.
     centres_px : (n, 2) candidate centres.
     radius_px : nominal radius of the piece in view pixels.
+    unseen_px : (m, 3) circles (x, y, radius) where no rim can show (a pocket's dark mouth): the part of a rim
+        over one is left out of its support, and a sector mostly over one counts as seen.
 
     Returns
     -------
@@ -271,8 +286,14 @@ def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n
     for iteration in range(iterations + 1):
         points, strength, _ = _rim_points(edges, centres, radius_px, n_angles=n_angles, search_px=search)
         good = strength > edges.threshold
-        support = good.mean(axis=1)
-        sectors = (good.reshape(n, 8, -1).mean(axis=2) >= 0.5).sum(axis=1)
+        hidden = _over_unseen(centres, radius_px, n_angles, unseen_px)
+        seen = ~hidden
+        support = (good & seen).sum(axis=1) / np.maximum(seen.sum(axis=1), 1)
+        # Half the rim at least must be in view for its support to say anything.
+        support = np.where(seen.mean(axis=1) >= 0.5, support, 0.0)
+        per_sector_seen = seen.reshape(n, 8, -1).sum(axis=2)
+        per_sector_good = (good & seen).reshape(n, 8, -1).sum(axis=2)
+        sectors = ((per_sector_good >= 0.5 * per_sector_seen) | (per_sector_seen < 0.5 * (n_angles // 8))).sum(axis=1)
         rim_strength = np.median(strength, axis=1)
         if iteration == iterations:
             break
@@ -296,7 +317,8 @@ def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n
 
 def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, min_sectors: int = 6,
                max_candidates: int = 600, faint: FaintRims | None = None,
-               faint_region: Callable[[np.ndarray], np.ndarray] | None = None) -> DiscCandidates:
+               faint_region: Callable[[np.ndarray], np.ndarray] | None = None,
+               unseen_px: np.ndarray | None = None) -> DiscCandidates:
     """Discs of about `radius_px` in a view: voting, peak picking and rim verification.
 
     Parameters
@@ -309,6 +331,7 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     max_candidates : peaks verified at most (strongest first).
     faint : also look at centres with fewer votes (`FaintRims`), kept only where the rim itself is clear.
     faint_region : where such centres may lie: centres (n, 2) px -> (n,) bool (default: anywhere).
+    unseen_px : (m, 3) circles (x, y, radius) where no rim can show (`verify_rims`).
 
     Returns
     -------
@@ -338,7 +361,7 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
         allowed = np.ones(len(peaks), bool)
         allowed[weak[hopeless]] = False
         peaks, share = peaks[allowed], share[allowed]
-    found = verify_rims(edges, peaks, radius_px=radius_px)
+    found = verify_rims(edges, peaks, radius_px=radius_px, unseen_px=unseen_px)
     found = DiscCandidates(found.centres_px, found.radii_px, found.support, found.residual_px, found.sectors,
                            found.strength, share)
     keep = (found.support >= min_support) & (found.sectors >= min_sectors) & (np.abs(found.radii_px - radius_px) < 0.2 * radius_px)

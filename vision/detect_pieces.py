@@ -99,6 +99,12 @@ lone light coins on birch at 0.94 and up: a narrow margin)."""
 MIN_STEP_SHARE_CARROM = 0.62
 """The same on a carrom board, whose arrows end in open arcs a coin's size that outline half a circle."""
 
+FULL_RIM_SUPPORT = 0.95
+"""Rim support from which a clear rim is a whole circle: no printed arc (open, at most 0.90) draws one."""
+
+FULL_RIM_MIN_STEP_SHARE = 0.45
+"""Least colour-step share of such a whole rim (white coins on birch: 0.58 to 0.60)."""
+
 FAINT_RIMS = FaintRims()
 """What a rim with few votes must show to be a piece (`vision.detect_discs.FaintRims`)."""
 
@@ -424,11 +430,17 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2LAB)
     s = view.px_per_mm
     centres, radii, size_index, support, score, faint = [], [], [], [], [], []
+    mouths_px = None
+    if isinstance(board, CarromBoard):
+        # A dark pocket mouth hides the part of a coin's rim over it (a black coin over it shows little else).
+        pockets_px = view.to_px(np.asarray(board.pocket_centres_mm(), np.float64))
+        mouths_px = np.column_stack([pockets_px, np.full(len(pockets_px), board.pocket_diameter_mm / 2 * s)])
     for k, size in enumerate(sizes):
         # Faint rims are looked for where the board model says what else could draw them (carrom's print).
         found = find_discs(edges, radius_px=size.radius_mm * s, min_support=min_support,
                            faint=FAINT_RIMS if isinstance(board, CarromBoard) else None,
-                           faint_region=lambda px, r=size.radius_mm: clear_of_print(view.to_mm(px), board, radius_mm=r))
+                           faint_region=lambda px, r=size.radius_mm: clear_of_print(view.to_mm(px), board, radius_mm=r),
+                           unseen_px=mouths_px)
         mm = view.to_mm(found.centres_px)
         r_mm = found.radii_px / s
         # The measured radius must be nearer this size than any other.
@@ -452,6 +464,9 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     steps = step_share(lab, view.to_px(centres_mm), radii_mm * s, offset_px=0.3 * sizes[0].radius_mm * s)
     filled = steps >= np.where(faint_arr, FAINT_MIN_STEP_SHARE,
                                MIN_STEP_SHARE_CARROM if isinstance(board, CarromBoard) else MIN_STEP_SHARE)
+    # A light coin on a light board steps little in colour, but shows its whole rim: an open arc cannot.
+    if isinstance(board, CarromBoard):
+        filled |= ~faint_arr & (support_arr >= FULL_RIM_SUPPORT) & (steps >= FULL_RIM_MIN_STEP_SHARE)
     candidates = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, np.zeros((len(size_arr), 3)),
                                  np.zeros((len(size_arr), 3)))
     clear = filled & ~faint_arr

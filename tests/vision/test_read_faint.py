@@ -1,4 +1,4 @@
-"""Faint rims on rendered carrom boards: light coins on a pale board, and light coins half over a pocket's mouth.
+"""Faint rims on rendered carrom boards: light coins on a pale board, and coins half over a pocket's mouth.
 
 A white coin on a cream board under dim, noisy light shows its rim only where its
 shadow falls: its centre gathers few votes. Such a rim is believed on bare, even
@@ -43,6 +43,7 @@ def test_faint_white_coins_on_a_pale_board_under_dim_light_are_found():
 
 @pytest.mark.parametrize("seed", [60016, 60068])
 def test_a_light_coin_half_over_a_pocket_mouth_is_on_the_board(seed):
+    # A light coin is fitted towards the dark mouth, by up to 5 mm.
     board = load_board("carrom")
     reach = board.pocket_diameter_mm / 2 + 1.5
     places = []
@@ -55,6 +56,15 @@ def test_a_light_coin_half_over_a_pocket_mouth_is_on_the_board(seed):
     assert reading.counts()["white"] == len(places)
 
 
+@pytest.mark.parametrize("seed", [60040, 60085])
+def test_a_black_coin_half_over_a_pocket_mouth_along_the_rail_is_on_the_board(seed):
+    # Over the dark mouth and against the dark cushion, a black coin shows its rim on the board's side only.
+    places = [("black", -324.0, 340.0), ("black", 340.0, -326.0), ("black", -340.0, -324.0), ("black", 339.0, 322.0)]
+    reading = _read(places, seed=seed, difficulty="clean")
+    assert [_found(reading, x, y) for _, x, y in places] == [True] * len(places)
+    assert reading.counts()["black"] == len(places)
+
+
 def test_clear_of_print_keeps_bare_board_and_leaves_out_the_print():
     board = load_board("carrom")
     r = board.coin_diameter_mm / 2
@@ -65,3 +75,12 @@ def test_clear_of_print_keeps_bare_board_and_leaves_out_the_print():
     bare = np.array([[-90.0, -60.0], [200.0, 40.0], [-330.0, 20.0], [300.0, -340.0]])
     assert clear_of_print(bare, board, radius_mm=r).all()
     assert clear_of_print(on_print, load_board("crokinole"), radius_mm=r).all()
+
+
+@pytest.mark.parametrize(("seed", "x_mm", "y_mm"), [(60053, 167.0, -262.0), (60093, 50.0, -123.0),
+                                                    (60097, 125.0, -307.0)])
+def test_a_white_coin_on_a_birch_board_shows_its_whole_rim_and_is_found(seed, x_mm, y_mm):
+    # Its face is within a few Lab units of the board's over much of the rim: the whole rim tells it from print.
+    reading = _read([("white", x_mm, y_mm), ("black", -200.0, 60.0)], seed=seed, difficulty="easy")
+    assert _found(reading, x_mm, y_mm)
+    assert reading.counts()["white"] == 1
