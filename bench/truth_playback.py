@@ -25,8 +25,12 @@ class TruthPlayback:
         self.truth = json.loads((folder / "truth.json").read_text())
         self.frames = [json.loads(line) for line in (folder / "frames.jsonl").read_text().splitlines()]
         self.t_s = 0.0
+        # The first frame located, and its time: the analyzer may read it later (the board as first seen).
+        self._first_located: tuple[np.ndarray, float] | None = None
 
     def locate(self, image: np.ndarray) -> BoardLocation:
+        if self._first_located is None:
+            self._first_located = (image, self.t_s)
         homography = np.array(self.truth["homography"])
         for change in self.truth.get("homography_changes", []):
             # Truth times are rounded: the frame of a change is the one within half a frame of it.
@@ -39,7 +43,9 @@ class TruthPlayback:
         return BoardLocation(True, self.truth["game"], self.truth["board_model"], homography, 1.0, 0.0, landmarks)
 
     def read(self, image: np.ndarray, *, homography: np.ndarray, board) -> BoardReading:
-        frame = self.frames[min(round(self.t_s * self.truth["fps"]), len(self.frames) - 1)]
+        first = self._first_located
+        t_s = first[1] if first is not None and first[0] is image else self.t_s
+        frame = self.frames[min(round(t_s * self.truth["fps"]), len(self.frames) - 1)]
         on_board = [p for p in frame["pieces"] if p["status"] in ("board", "moving")]
         if not isinstance(board, CrokinoleBoard):
             pieces = tuple(Piece(p["kind"], p["x_mm"], p["y_mm"], p["r_mm"], 1.0) for p in on_board)
