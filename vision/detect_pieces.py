@@ -541,10 +541,9 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     keep = _resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     large = np.nonzero(keep & (faint.size == 1))[0]
     if len(large) > 1:
-        # One large piece: the others were drawn round small ones, which come up in their place.
-        keep[large[1:]] = False
-        score_arr = np.where(faint.size == 1, score_arr, score_arr + 10.0)
-        score_arr[large[1:]] = -np.inf
+        # One large piece, the best: the others were drawn round small ones, which come up in their place.
+        score_arr = score_arr.copy()
+        score_arr[large[np.argsort(-score_arr[large])][1:]] = -np.inf
         keep = _resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
         keep &= np.isfinite(score_arr)
     return faint.filter(keep)
