@@ -36,6 +36,7 @@ MOVED_MM = 4.0  # a piece further than this from where a piece lay has been move
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
 STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
 CROKINOLE_COLOURS = ("light", "dark")
+CLEARED_DISCS = 3  # crokinole: this many discs and more taken off an emptied board, nothing struck, is a clearing
 STRIKER_POCKET_ENERGY = 0.05  # a pocket's activity (PocketActivity.energy) that a striker dropping in makes at least
 
 
@@ -272,6 +273,12 @@ class EventInferer:
             if hidden is not None:
                 observations.append(hidden)
                 entries = [hidden.t_s]
+        cleared = not reading.pieces and len(missing) >= CLEARED_DISCS
+        if self.game == "crokinole" and motion.strike_s is None and cleared:
+            # Every disc taken off with nothing struck: the board cleared for the next round, not removals.
+            for track in missing:
+                self._tracks.remove(track)
+            missing = []
         for track in missing:
             if track.missing_since_s is None:
                 track.missing_since_s = self._landing(track, landings) if landings else shot_t_s

@@ -215,3 +215,15 @@ def test_crokinole_a_disc_read_on_the_shooting_line_before_its_strike_is_shot_on
     shot = reading(("light", 100, 0), ("dark", 20, -60), game="crokinole")
     observations = inf.settled(shot, 3.0, Motion(1.2, 1.5))
     assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "dark", 1.5)]
+
+
+def test_crokinole_a_board_cleared_by_hand_for_the_next_round_is_no_removal():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
+    discs = [("light", 60, 0), ("dark", -60, 20), ("dark", 0, 110), ("light", 30, -90)]
+    inf.settled(reading(*discs, game="crokinole"), 0.0, None)
+    assert inf.settled(reading(game="crokinole"), 2.0, Motion(1.5, None)) == []
+    # Discs taken off after a shot are still removals.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
+    inf.settled(reading(*discs, game="crokinole"), 0.0, None)
+    observations = inf.settled(reading(*discs[2:], game="crokinole"), 2.0, Motion(1.5, None))
+    assert kinds(observations) == [("off_board", "light", None), ("off_board", "dark", None)]
