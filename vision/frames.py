@@ -147,34 +147,3 @@ def validate_image(image: np.ndarray, *, name: str = "image") -> np.ndarray:
     if image.shape[2] != 3:
         raise ValueError(f"{name} must have 1, 3 or 4 channels, got {image.shape[2]}")
     return image
-
-
-def board_view(
-    image: np.ndarray, *, centre_px: tuple[float, float], radius_px: float, target_radius_px: float = 500.0
-) -> tuple[np.ndarray, np.ndarray]:
-    """The part of `image` around a board, resized so the board's radius is about `target_radius_px`.
-
-    Fine localisation works here: full detail for a board small in a large frame,
-    bounded cost for one that fills a huge photo.
-
-    Returns
-    -------
-    view : (h, w, C) uint8 ndarray, the crop (a copy when resized)
-    to_view : (3, 3) ndarray mapping `image` pixels to `view` pixels
-    """
-    h, w = image.shape[:2]
-    cx, cy = centre_px
-    x0, x1 = int(max(0, np.floor(cx - radius_px))), int(min(w, np.ceil(cx + radius_px)))
-    y0, y1 = int(max(0, np.floor(cy - radius_px))), int(min(h, np.ceil(cy + radius_px)))
-    if x1 - x0 < 16 or y1 - y0 < 16:
-        x0, y0, x1, y1 = 0, 0, w, h
-    scale = min(1.0, target_radius_px / max(radius_px, 1.0))
-    crop = image[y0:y1, x0:x1]
-    if scale < 1.0:
-        size = (max(16, round((x1 - x0) * scale)), max(16, round((y1 - y0) * scale)))
-        crop = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
-        scale_x, scale_y = size[0] / (x1 - x0), size[1] / (y1 - y0)
-    else:
-        scale_x = scale_y = 1.0
-    to_view = np.array([[scale_x, 0, -x0 * scale_x], [0, scale_y, -y0 * scale_y], [0, 0, 1.0]])
-    return crop, to_view

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.frames import ImageLoadError, board_view, decode_image, load_image, validate_image
+from vision.frames import ImageLoadError, decode_image, load_image, validate_image
 
 
 def _jpeg_bytes(width: int = 320, height: int = 240) -> bytes:
@@ -70,14 +70,6 @@ def test_in_memory_frames_are_validated(array, message):
 
 def test_grey_frames_become_bgr():
     assert validate_image(np.zeros((50, 60), np.uint8)).shape == (50, 60, 3)
-
-
-def test_board_view_maps_image_pixels_into_the_view():
-    image = np.zeros((1000, 2000, 3), np.uint8)
-    view, to_view = board_view(image, centre_px=(1500.0, 400.0), radius_px=300.0, target_radius_px=150.0)
-    assert view.shape[:2] == (300, 300)
-    corner = to_view @ np.array([1200.0, 100.0, 1.0])
-    assert corner[:2] == pytest.approx([0.0, 0.0], abs=1e-6)
 
 
 def test_a_50_megapixel_photo_loads_bounded(tmp_path):
