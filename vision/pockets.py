@@ -31,9 +31,6 @@ GLOBAL_POCKETS = 3  # this many pockets changing in the same frame is the board 
 MOUTH_SHARE = 0.8  # a pocket's mouth: inside this share of its radius (clear of its rim)
 HOLE_CHANGE = 30  # mean colour change of the 20-hole's mouth from its empty look that means something lies in it
 HOLE_STEADY_S = 0.2  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
-# Arms are watched on the table this far beyond the frame too: every arm reaching in crosses it, and
-# skin over a wooden frame of its own colour barely shows, while over the table it does.
-APPROACH_MM = 150.0
 
 
 @dataclass(frozen=True)
@@ -253,20 +250,19 @@ class DitchWatch:
 def board_masks(homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """The playing surface and the rim (where only arms appear) as image masks.
 
-    The rim is the board's frame (for crokinole beyond the ditch, where discs fly) and the
-    table `APPROACH_MM` around it.
+    The rim is the board's frame: for crokinole beyond the ditch, where discs fly.
     """
     if isinstance(board, CrokinoleBoard):
         inner_mm = board.surface_radius_mm
         rim_from_mm = inner_mm + board.ditch_width_mm
-        rim_to_mm = rim_from_mm + board.frame_width_mm + APPROACH_MM
+        rim_to_mm = rim_from_mm + board.frame_width_mm
         angles = np.linspace(0, 2 * np.pi, 96, endpoint=False)
         ring = np.column_stack([np.cos(angles), np.sin(angles)])
         outlines = [ring * inner_mm, ring * rim_from_mm, ring * rim_to_mm]
     else:
         h = board.half_side_mm
         square = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
-        outlines = [square * h, square * h, square * (h + board.frame_width_mm + APPROACH_MM)]
+        outlines = [square * h, square * h, square * (h + board.frame_width_mm)]
     surface, rim_inner, rim_outer = (_fill(project(homography, o), image_shape) for o in outlines)
     return surface, (rim_outer & ~rim_inner) | _edge_band(surface, image_shape)
 

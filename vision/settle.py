@@ -5,12 +5,12 @@ Cheap measures on a small copy of each frame:
 - motion: the share of board pixels that changed since the previous frame;
 - free motion: the part of that motion in regions that do not reach the rim,
   i.e. pieces moving on their own rather than a hand (used to time a stroke);
-- occlusion: the rim around the playing surface (the frame and the table just
-  beyond it, where pieces never lie) changed since the last settled view (the
-  first frame, before any) in one large change that reaches in across it: an arm.
-  A light change is divided out first, by a tone curve through the rim's dark
-  and bright tones. A change that holds still everywhere (the view settled with
-  an arm in it, a cup put on the frame) becomes the new normal after a while.
+- occlusion: the rim around the playing surface (the frame, where pieces never
+  lie) changed since the last settled view in one large patch: an arm reaching
+  in. A light change alters the whole rim alike and is divided out first. When
+  the patch looks like the rest of the rim now and unlike it then, the arm was
+  in the settled view (e.g. the video began with a hand over the board) and
+  that view is replaced.
 
 A board counts as settled once it has been still and unoccluded for `settle_s`;
 the first such frame is the one to read. A change of the rim that stays perfectly
@@ -27,9 +27,6 @@ import numpy as np
 
 
 RIM_SAMPLE_STEP = 7
-ARM_JOIN_KERNEL = np.ones((5, 5), np.uint8)
-RIM_SHARE_OF_ARM = 0.2  # an arm's patch has this share of `arm_rim_fraction` in the rim (the rest may be over the board)
-TONE_KNOT_GAP = 8.0  # two rim tones this close in a channel set one point of its tone curve
 
 
 @dataclass(frozen=True)
@@ -90,10 +87,7 @@ class SettleGate:
         # in the last frame, when it moved; None otherwise.
         self.free_change: np.ndarray | None = None
         self._reference: np.ndarray | None = None  # the last settled view
-        # The rim's pixels in two tones (a dark frame, a bright table, say), each with its own light
-        # level: per small pixel, whether it is of the bright tone in the reference; per tone, its colour.
-        self._bright: np.ndarray | None = None
-        self._reference_levels: np.ndarray | None = None
+        self._reference_level: np.ndarray | None = None  # the typical colour of its rim
         self._changed_at_s: np.ndarray | None = None  # per small pixel: when it last changed between frames
         self._still_since_s: float | None = None
         self._still_start: np.ndarray | None = None
@@ -110,11 +104,6 @@ class SettleGate:
         if self._previous is None:
             motion, free_motion = 1.0, 0.0  # nothing to compare with: not yet known to be still
             self._changed_at_s = np.full(small.shape[:2], t_s, np.float32)
-            if self._reference is None:
-                # The first sight stands for the settled view until there is one: an arm that
-                # reaches in and holds still before the board ever settled is seen too (and one
-                # in this first view is replaced once it leaves, as below).
-                self._set_reference(small)
         else:
             changed = self._changed(small, self._previous)
             self._changed_at_s[changed] = t_s
@@ -235,74 +224,48 @@ class SettleGate:
         """One large patch of the rim changed since the last settled view (light change divided out)."""
         if self._reference is None or not self._rim_px:
             return False
-        changed = self._change(small)
-        patch = changed & self._rim_u8
+        patch, level = self._rim_change(small)
         needed = self.settings.arm_rim_fraction * self._rim_px
-        if cv2.countNonZero(patch) < RIM_SHARE_OF_ARM * needed:
-            return False  # too few changed pixels in the rim for any arm
-        # A patch of the rim that differs but has not changed from frame to frame for a while is the
-        # new normal (a view settled with an arm in it, a disc set down on the frame): arms move.
-        # Not a patch still in itself but part of a change that moves elsewhere: a sleeve sliding
-        # in looks the same in the rim all along, while its hand moves over the board.
-        count, labels = cv2.connectedComponents(cv2.dilate(changed, ARM_JOIN_KERNEL), connectivity=8)
-        recent = changed.view(bool) & (t_s - self._changed_at_s < self.settings.rim_absorb_s)
-        moving = np.zeros(count, bool)
-        moving[labels[recent]] = True
-        moving[0] = True  # what did not change
-        stale = patch.view(bool) & ~moving[labels]
+        if cv2.countNonZero(patch) < needed:
+            return False  # too few changed pixels for any one patch to be an arm
+        # Rim pixels that differ but have not changed from frame to frame for a while are the new
+        # normal (a view settled with an arm in it, a disc set down on the frame): arms move.
+        stale = patch.view(bool) & (t_s - self._changed_at_s >= self.settings.rim_absorb_s)
         if stale.any():
             self._reference = self._reference.copy()
             self._reference[stale] = small[stale]
-            self._set_reference(self._reference)
-            changed = self._change(small)
-            patch = changed & self._rim_u8
-            if cv2.countNonZero(patch) < RIM_SHARE_OF_ARM * needed:
+            self._reference_level = self._rim_level(self._reference)
+            patch, level = self._rim_change(small)
+            if cv2.countNonZero(patch) < needed:
                 return False
-            count, labels = cv2.connectedComponents(cv2.dilate(changed, ARM_JOIN_KERNEL), connectivity=8)
-        # An arm is one change reaching in across the rim (its parts a few pixels apart joined: skin
-        # over a frame of its colour splits it), large in all, and not just grazing the rim.
-        size = np.bincount(labels[changed.view(bool)], minlength=count)
-        in_rim = np.bincount(labels[patch.view(bool)], minlength=count)
-        return bool(np.any((size[1:] >= needed) & (in_rim[1:] >= RIM_SHARE_OF_ARM * needed)))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
+        if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < needed:
+            return False
+        # Which view has the arm? The one where the patch does not look like the rest of the rim:
+        # a view settled with an arm in it (a video starting mid-stroke) is replaced, not obeyed.
+        changed = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        unlike_now = np.abs(small[changed].astype(np.float32) - level).max(axis=1).mean()
+        unlike_before = np.abs(self._reference[changed].astype(np.float32) - self._reference_level).max(axis=1).mean()
+        if unlike_now < 0.5 * unlike_before:
+            self._set_reference(small)
+            return False
+        return True
 
-    def _change(self, small: np.ndarray) -> np.ndarray:
-        """The pixels (uint8 mask) that differ from the last settled view, the light's change divided out."""
-        levels = self._rim_levels(small)
-        expected = cv2.merge([cv2.LUT(channel, _tone_curve(self._reference_levels[:, c], levels[:, c]))
-                              for c, channel in enumerate(cv2.split(self._reference))])
-        return (_channel_change(small, expected) > 2 * self.settings.pixel_change).view(np.uint8)
+    def _rim_change(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rim pixels that differ from the last settled view (uint8 mask), and the rim's colour now."""
+        level = self._rim_level(small)
+        gain = (level + 1) / (self._reference_level + 1)
+        expected = cv2.multiply(self._reference, (*gain, 0.0))
+        patch = _channel_change(small, expected) > 2 * self.settings.pixel_change
+        return patch.view(np.uint8) & self._rim_u8, level
 
     def _set_reference(self, small: np.ndarray) -> None:
         self._reference = small
-        grey = small.max(axis=2)
-        # A light change scales a bright table and a dark frame differently (bright pixels clip):
-        # the rim's two tones set a tone curve, which the pixels between them (edges) follow too.
-        self._bright = grey > np.median(grey.ravel()[self._rim_sample])
-        self._reference_levels = self._rim_levels(small)
+        self._reference_level = self._rim_level(small)
 
-    def _rim_levels(self, small: np.ndarray) -> np.ndarray:
-        """(2, 3): the colour of the rim's dark and bright tones in a small view (medians of a sample)."""
-        sample = small.reshape(-1, 3)[self._rim_sample]
-        bright = self._bright.ravel()[self._rim_sample]
-        return np.array([np.median(sample[bright == tone], axis=0) if np.any(bright == tone)
-                         else np.median(sample, axis=0) for tone in (False, True)])
-
-
-def _tone_curve(before: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """A 256-entry uint8 lookup of a channel's value before to now, through the two tones' levels.
-
-    Either tone may be the brighter in a channel (an orange frame on a blue table); tones of
-    about the same value before make one knot.
-    """
-    knots = sorted(zip(before.astype(float), now.astype(float)))
-    if knots[1][0] - knots[0][0] < TONE_KNOT_GAP:
-        knots = [(float(np.mean(before)), float(np.mean(now)))]
-    xs, ys = [0.0] + [x for x, _ in knots], [0.0] + [y for _, y in knots]
-    last_x, last_y = knots[-1]
-    if last_x < 255.0:
-        xs.append(255.0)
-        ys.append(last_y + (255.0 - last_x) * (last_y + 1) / (last_x + 1))  # beyond the brighter tone, its gain
-    return np.clip(np.round(np.interp(np.arange(256), xs, ys)), 0, 255).astype(np.uint8)
+    def _rim_level(self, small: np.ndarray) -> np.ndarray:
+        """The rim's colour in a small view: the median of a sample of its pixels."""
+        return np.median(small.reshape(-1, 3)[self._rim_sample], axis=0)
 
 
 def _channel_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
