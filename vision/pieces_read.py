@@ -97,12 +97,12 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
                          printed_mm=printed_discs_mm(board), print_radius_mm=printed_radius_mm,
                          piece_radius_mm=piece_sizes(board)[0].radius_mm)
     hidden_by = covered(covers, found.centres_mm, found.radii_mm)
-    if isinstance(board, CarromBoard) and len(found):
+    boxed = in_cover_box(covers, found.centres_mm)
+    if isinstance(board, CarromBoard) and boxed.any():
         # Between a machine's parts, a circle of bare board with part of its rim drawn is a gap, not a coin
         # (webcam a2: between the carriage's brackets, face within 9 Lab units of the board, rim 0.65 seen).
         gap = board_face_gap(cv2.cvtColor(view.image, cv2.COLOR_BGR2LAB), view, found.colour_lab, board=board)
-        hidden_by |= in_cover_box(covers, found.centres_mm) & (gap < BOARD_FACE_MATCH) & (
-            found.support < BOARD_FACE_MIN_SUPPORT)
+        hidden_by |= boxed & (gap < BOARD_FACE_MATCH) & (found.support < BOARD_FACE_MIN_SUPPORT)
     found = found.filter(~hidden_by)
     twenties: dict[str, int] = {}
     if look_in_hole and isinstance(board, CrokinoleBoard) and not _hole_overhung(found.centres_mm, board):
