@@ -339,23 +339,23 @@ def _robust_line(points: np.ndarray) -> np.ndarray | None:
 
 def _pocket_darkness(gray: np.ndarray, homography: np.ndarray, board: CarromBoard | CouronneBoard) -> list[float]:
     """Mean brightness inside each visible pocket relative to the surface near it (1 = as bright)."""
-    ratios = []
-    h, w = gray.shape
     r = board.pocket_diameter_mm / 2
-    for x, y in board.pocket_centres_mm():
-        inner = project(homography, np.array([[x, y]]) + 0.6 * r * _disc_offsets())
-        toward_centre = np.array([x, y]) * (1 - 2.6 * r / math.hypot(x, y))
-        outer = project(homography, toward_centre + 0.6 * r * _disc_offsets())
-        vals = []
-        for pts in (inner, outer):
-            ok = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < w - 1) & (pts[:, 1] < h - 1)
-            if ok.sum() < 3:
-                vals.append(None)
-                continue
-            vals.append(float(np.median(gray[pts[ok, 1].astype(int), pts[ok, 0].astype(int)])))
-        if vals[0] is not None and vals[1] is not None:
-            ratios.append(vals[0] / max(vals[1], 1.0))
-    return ratios
+    centres_mm = np.array(board.pocket_centres_mm())
+    toward_centre_mm = centres_mm * (1 - 2.6 * r / np.linalg.norm(centres_mm, axis=1, keepdims=True))
+    # one row per pocket and place (inside, then the surface beside it), every point projected at once
+    spots_mm = np.concatenate([centres_mm, toward_centre_mm])[:, None, :] + 0.6 * r * _disc_offsets()[None]
+    pts = project(homography, spots_mm.reshape(-1, 2)).reshape(spots_mm.shape)
+    h, w = gray.shape
+    ok = (pts[..., 0] >= 0) & (pts[..., 1] >= 0) & (pts[..., 0] < w - 1) & (pts[..., 1] < h - 1)
+    values = np.full(ok.shape, np.nan)
+    values[ok] = gray[pts[ok][:, 1].astype(int), pts[ok][:, 0].astype(int)]
+    seen = ok.sum(axis=1) >= 3
+    medians = np.full(len(values), np.nan)
+    if seen.any():
+        medians[seen] = np.nanmedian(values[seen], axis=1)
+    inner, outer = medians[: len(centres_mm)], medians[len(centres_mm):]
+    both = seen[: len(centres_mm)] & seen[len(centres_mm):]
+    return [float(a) / max(float(b), 1.0) for a, b in zip(inner[both], outer[both])]
 
 
 def _pockets_near_frame(gray: np.ndarray, homography: np.ndarray, board: CarromBoard | CouronneBoard) -> int:
