@@ -123,8 +123,10 @@ def locate_board(
                 extra["start"] = starts[_ratios(board)]
         elif best is not None and best.found:
             # another square model only needs comparing where the first found the board: its lines
-            # refine the found fit, scaled so the two models' base line squares coincide
+            # refine the found fit, scaled so the two models' base line squares coincide; that start is
+            # already a fit, so it is refined without screening
             extra["start"] = best.homography @ _scale(_main_line_mm(load_board(game, best.model)) / _main_line_mm(board))
+            extra["screen"] = False
         else:
             from vision.localise_square import board_quads
 

@@ -347,12 +347,15 @@ def _pocket_darkness(gray: np.ndarray, homography: np.ndarray, board: CarromBoar
     pts = project(homography, spots_mm.reshape(-1, 2)).reshape(spots_mm.shape)
     h, w = gray.shape
     ok = (pts[..., 0] >= 0) & (pts[..., 1] >= 0) & (pts[..., 0] < w - 1) & (pts[..., 1] < h - 1)
-    values = np.full(ok.shape, np.nan)
+    values = np.full(ok.shape, np.inf)
     values[ok] = gray[pts[ok][:, 1].astype(int), pts[ok][:, 0].astype(int)]
-    seen = ok.sum(axis=1) >= 3
-    medians = np.full(len(values), np.nan)
-    if seen.any():
-        medians[seen] = np.nanmedian(values[seen], axis=1)
+    # each row's median over its points in view: sorted, the points out of view (inf) come last
+    values.sort(axis=1)
+    counts = ok.sum(axis=1)
+    seen = counts >= 3
+    rows = np.arange(len(values))
+    lower, upper = np.maximum((counts - 1) // 2, 0), counts // 2
+    medians = 0.5 * (values[rows, lower] + values[rows, upper])
     inner, outer = medians[: len(centres_mm)], medians[len(centres_mm):]
     both = seen[: len(centres_mm)] & seen[len(centres_mm):]
     return [float(a) / max(float(b), 1.0) for a, b in zip(inner[both], outer[both])]
@@ -377,7 +380,7 @@ def _disc_offsets() -> np.ndarray:
 
 def locate_square_board(
     image: np.ndarray, *, board: CarromBoard | CouronneBoard, settings: SquareSettings = SquareSettings(),
-    start: np.ndarray | None = None, quads: tuple[np.ndarray, ...] | None = None,
+    start: np.ndarray | None = None, quads: tuple[np.ndarray, ...] | None = None, screen: bool = True,
 ) -> BoardLocation:
     """Find a carrom or couronne board in a BGR frame.
 
@@ -389,6 +392,9 @@ def locate_square_board(
     start : (3, 3) ndarray, optional
         A board mm -> image px homography known to be close (e.g. from frame markers):
         no search, the printed lines only refine it.
+    screen : bool
+        Whether `start` is screened (its sides found in short segments first, as frame markers
+        leave the perspective loose); off when it is already a fit, e.g. of another board model.
     quads : tuple of (4, 2) ndarrays, optional
         `board_quads` of this frame, already found (e.g. for another model).
 
@@ -403,7 +409,7 @@ def locate_square_board(
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if start is not None:
         known = _Start(np.asarray(start, np.float64), "", float(np.sqrt(abs(np.linalg.det(start[:2, :2])))))
-        return _fit_from_starts(gray, board, prims, [known], settings, prescreen=True)
+        return _fit_from_starts(gray, board, prims, [known], settings, prescreen=True, screen=screen)
     quads = board_quads(gray, settings=settings) if quads is None else quads
     quick = _fit_from_starts(gray, board, prims, _quad_starts(quads, board=board), settings, prescreen=True)
     if quick is not None and quick.found:
@@ -549,7 +555,7 @@ def _profile_starts(gray: np.ndarray, board: CarromBoard | CouronneBoard, prims,
 
 def _fit_from_starts(
     gray: np.ndarray, board: CarromBoard | CouronneBoard, prims, starts: list[_Start], settings: SquareSettings,
-    *, prescreen: bool,
+    *, prescreen: bool, screen: bool = True,
 ) -> BoardLocation | None:
     """Screen the starts on one view of the region they cover, refine the best, check it; None without starts.
 
@@ -557,7 +563,8 @@ def _fit_from_starts(
     the starts are first ranked by the model's lines under them and only the best few screened.
     Screening: the four sides found in short segments (perspective), a wide search along each
     primitive's normal and a refit; the start whose screened fit has most of the printed lines
-    close to it is refined to the end.
+    close to it is refined to the end. Without `screen`, the best prescreened start is refined
+    to the end as it is.
     """
     if not starts:
         return None
@@ -614,7 +621,10 @@ def _fit_from_starts(
         candidates = [(homography, polarity) for _, homography, polarity in candidates]
 
     best, best_quality = None, -math.inf
-    for homography, polarity in candidates:
+    if not screen and candidates:
+        homography, polarity = candidates[0]
+        best = (np.linalg.inv(to_screen) @ homography, polarity)
+    for homography, polarity in candidates if screen else []:
         response = response_of(polarity, screen=True)
         # perspective: a similarity start can be tens of mm off at the sides; find each side's lines
         # in short segments (wide search, the model's line pattern across it), then fit the four sides.

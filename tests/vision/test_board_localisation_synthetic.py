@@ -109,3 +109,17 @@ def test_a_frame_without_printed_lines_is_refused_before_any_search(game):
     board = load_board(game)
     image, _ = film_still(SceneFrame(0.0, ()), board=board, seed=3, difficulty="hard", resolution=(960, 540))
     assert line_share(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) > 10 * MIN_LINE_SHARE
+
+
+@pytest.mark.parametrize("seed, difficulty", [(11, "easy"), (12, "hard")])
+def test_a_club_carrom_board_gets_the_club_model(seed, difficulty):
+    from simulation.film import film_still
+    from simulation.scene import SceneFrame
+
+    # the default ICF model is tried first; the club model is refined from its fit and must win
+    board = load_board("carrom", "club")
+    image, truth = film_still(SceneFrame(0.0, ()), board=board, seed=seed, difficulty=difficulty, resolution=(1280, 720))
+    location = locate_board(image, game="carrom")
+    assert location.found and location.model == "club"
+    grid = np.array([(x, y) for x in np.linspace(-0.9, 0.9, 5) for y in np.linspace(-0.9, 0.9, 5)]) * board.half_side_mm
+    assert _landmark_error_mm(location.homography, truth, grid) < 1.5
