@@ -101,17 +101,28 @@ def edge_field(image: np.ndarray, *, smooth_px: float = 1.2) -> EdgeField:
     Colour matters: a red queen on a blue board, or a white coin on a yellow print,
     can have almost no brightness step.
     """
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab = cv2.GaussianBlur(lab, (0, 0), smooth_px)
-    gxx = np.zeros(image.shape[:2], np.float32)
-    gyy = np.zeros_like(gxx)
-    gxy = np.zeros_like(gxx)
-    for channel, weight in ((0, 1.0), (1, 1.5), (2, 1.5)):
-        gx = cv2.Sobel(lab[:, :, channel], cv2.CV_32F, 1, 0, ksize=3) * (weight / 8)
-        gy = cv2.Sobel(lab[:, :, channel], cv2.CV_32F, 0, 1, ksize=3) * (weight / 8)
-        gxx += gx * gx
-        gyy += gy * gy
-        gxy += gx * gy
+    return lab_edge_field(cv2.cvtColor(image, cv2.COLOR_BGR2LAB), smooth_px=smooth_px)
+
+
+CHANNEL_WEIGHTS = np.array([1.0, 1.5, 1.5], np.float32) / 8
+"""Weight of L, a* and b* in the colour gradient (hue counts more: a coloured piece may match the board's
+lightness), with the Sobel kernel's scale."""
+
+
+def lab_edge_field(lab: np.ndarray, *, smooth_px: float = 1.2) -> EdgeField:
+    """`edge_field` of an image already in 8-bit Lab (the view's `BoardView.lab`).
+
+    Examples
+    --------
+    >>> edges = lab_edge_field(view.lab)  # doctest: +SKIP
+    """
+    channels = cv2.split(cv2.GaussianBlur(lab.astype(np.float32), (0, 0), smooth_px))
+    gx = [cv2.Sobel(c, cv2.CV_32F, 1, 0, ksize=3) * w for c, w in zip(channels, CHANNEL_WEIGHTS)]
+    gy = [cv2.Sobel(c, cv2.CV_32F, 0, 1, ksize=3) * w for c, w in zip(channels, CHANNEL_WEIGHTS)]
+    gxx = gx[0] * gx[0] + gx[1] * gx[1] + gx[2] * gx[2]
+    gyy = gy[0] * gy[0] + gy[1] * gy[1] + gy[2] * gy[2]
+    # Started from +0 so that a zero sum keeps its sign whatever the terms' (the angle below depends on it).
+    gxy = 0.0 + gx[0] * gy[0] + gx[1] * gy[1] + gx[2] * gy[2]
     root = np.sqrt((gxx - gyy) ** 2 + 4 * gxy * gxy)
     magnitude = np.sqrt(np.maximum(0.5 * (gxx + gyy + root), 0))
     theta = 0.5 * np.arctan2(2 * gxy, gxx - gyy)
@@ -123,15 +134,16 @@ def edge_field(image: np.ndarray, *, smooth_px: float = 1.2) -> EdgeField:
 
 def _ridge_pixels(magnitude: np.ndarray, ux: np.ndarray, uy: np.ndarray, threshold: float):
     """Edge pixels above `threshold` that are the strongest across their edge (one pixel per edge)."""
-    ys, xs = np.nonzero(magnitude > threshold)
     h, w = magnitude.shape
-    dx = np.rint(ux[ys, xs]).astype(int)
-    dy = np.rint(uy[ys, xs]).astype(int)
-    m = magnitude[ys, xs]
-    ahead = magnitude[np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)]
-    behind = magnitude[np.clip(ys - dy, 0, h - 1), np.clip(xs - dx, 0, w - 1)]
-    ridge = (m >= ahead) & (m >= behind)
-    return ys[ridge], xs[ridge]
+    flat = np.flatnonzero(magnitude > threshold)
+    # A neighbour's coordinates are clipped to the image: its index in a copy with the border repeated once.
+    padded = cv2.copyMakeBorder(magnitude, 1, 1, 1, 1, cv2.BORDER_REPLICATE).ravel()
+    at = flat + 2 * (flat // w) + (w + 3)
+    step = np.rint(uy.ravel()[flat]).astype(np.intp) * (w + 2) + np.rint(ux.ravel()[flat]).astype(np.intp)
+    m = padded[at]
+    ridge = (m >= padded[at + step]) & (m >= padded[at - step])
+    flat = flat[ridge]
+    return flat // w, flat % w
 
 
 def vote_centres(edges: EdgeField, *, radius_px: float, spread: float = 0.06) -> np.ndarray:
@@ -246,15 +258,34 @@ def rim_radius(edges: EdgeField, centres_px: np.ndarray, *, min_radius_px: float
     return radii[np.argmax(profile, axis=1)]
 
 
-def _fit_circle(points: np.ndarray) -> tuple[np.ndarray, float]:
-    """Algebraic (Kasa) circle fit to (m, 2) points: centre and radius."""
-    x, y = points[:, 0], points[:, 1]
-    a = np.column_stack([x, y, np.ones_like(x)])
-    b = x * x + y * y
-    sol, *_ = np.linalg.lstsq(a, b, rcond=None)
-    cx, cy = sol[0] / 2, sol[1] / 2
-    r = np.sqrt(max(sol[2] + cx * cx + cy * cy, 0.0))
-    return np.array([cx, cy]), float(r)
+def _fit_circles(points: np.ndarray, weights: np.ndarray, origins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Algebraic (Kasa) circle fits, one per row: points (n, k, 2) weighted 0/1 by `weights` (n, k).
+
+    Each row is fitted about its `origins` (n, 2) (a point near the circle's centre keeps the normal
+    equations well conditioned). Returns centres (n, 2) and radii (n,).
+    """
+    x = points[..., 0] - origins[:, 0, None]
+    y = points[..., 1] - origins[:, 1, None]
+    rows = np.stack([x, y, np.ones_like(x)], axis=2) * weights[..., None]
+    normal = np.einsum("nki,nkj->nij", rows, rows)
+    rhs = np.einsum("nki,nk->ni", rows, x * x + y * y)
+    # Collinear or too few points leave the system singular: such a row keeps its origin and radius 0.
+    solvable = np.abs(np.linalg.det(normal)) > 1e-9 * np.einsum("nii->n", normal) ** 3
+    solution = np.zeros((len(points), 3))
+    if solvable.any():
+        solution[solvable] = np.linalg.solve(normal[solvable], rhs[solvable, :, None])[..., 0]
+    centres = solution[:, :2] / 2
+    radii = np.sqrt(np.maximum(solution[:, 2] + (centres ** 2).sum(axis=1), 0.0))
+    return centres + origins, radii
+
+
+def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Median of each row's values (n, k) where `mask` holds (nan for a row with none)."""
+    count = mask.sum(axis=1)
+    ordered = np.sort(np.where(mask, values, np.inf), axis=1)
+    low = np.take_along_axis(ordered, np.maximum((count - 1) // 2, 0)[:, None], axis=1)[:, 0]
+    high = np.take_along_axis(ordered, np.maximum(count // 2, 0)[:, None] - (count == 0)[:, None], axis=1)[:, 0]
+    return np.where(count > 0, (low + high) / 2, np.nan)
 
 
 def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n_angles: int = 72,
@@ -297,20 +328,20 @@ def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n
         rim_strength = np.median(strength, axis=1)
         if iteration == iterations:
             break
-        for i in range(n):
-            if good[i].sum() < 0.3 * n_angles:
-                continue
-            pts = points[i][good[i]]
-            centre, r = _fit_circle(pts)
-            # A wild fit (other edges captured) keeps the previous centre.
-            if np.hypot(*(centre - centres[i])) < 0.35 * radius_px and abs(r - radius_px) < 0.25 * radius_px:
-                dist = np.hypot(pts[:, 0] - centre[0], pts[:, 1] - centre[1])
-                keep = np.abs(dist - r) < max(1.0, 2.5 * np.median(np.abs(dist - r)))
-                if keep.sum() >= 0.25 * n_angles:
-                    centre, r = _fit_circle(pts[keep])
-                    dist = np.hypot(pts[keep, 0] - centre[0], pts[keep, 1] - centre[1])
-                centres[i], radii[i] = centre, r
-                residual[i] = float(np.sqrt(np.mean((dist - r) ** 2)))
+        centre, r = _fit_circles(points, good, centres)
+        # A wild fit (other edges captured) keeps the previous centre.
+        fitted = ((good.sum(axis=1) >= 0.3 * n_angles) & (np.hypot(*(centre - centres).T) < 0.35 * radius_px)
+                  & (np.abs(r - radius_px) < 0.25 * radius_px))
+        off = np.abs(np.hypot(points[..., 0] - centre[:, 0, None], points[..., 1] - centre[:, 1, None]) - r[:, None])
+        keep = good & (off < np.maximum(1.0, 2.5 * _masked_median(off, good))[:, None])
+        refit = fitted & (keep.sum(axis=1) >= 0.25 * n_angles)
+        used = np.where(refit[:, None], keep, good)
+        if refit.any():
+            centre[refit], r[refit] = _fit_circles(points[refit], keep[refit], centre[refit])
+            off[refit] = np.abs(np.hypot(points[refit, :, 0] - centre[refit, 0, None],
+                                         points[refit, :, 1] - centre[refit, 1, None]) - r[refit, None])
+        centres[fitted], radii[fitted] = centre[fitted], r[fitted]
+        residual[fitted] = np.sqrt((off[fitted] ** 2 * used[fitted]).sum(axis=1) / used[fitted].sum(axis=1))
         search = max(1.5, 0.1 * radius_px)
     return DiscCandidates(centres, radii, support, residual, sectors, rim_strength)
 

@@ -14,11 +14,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
-from vision.detect_discs import PEAK_VOTE_SHARE, EdgeField, FaintRims, edge_field, find_discs, rim_edges, rim_radius
+from vision.detect_discs import PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, rim_edges, rim_radius
 from vision.rectify_board import BoardView
 from vision.zones import hole_mask
 
@@ -237,10 +236,15 @@ def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, 
     ys = np.clip(pts[..., 1], 0, h - 1)
     values = lab[ys, xs].astype(np.float64)
     if towards_px is None:
-        return np.median(values, axis=1)
-    facing = (offsets[None, :, :] * np.asarray(towards_px)[:, None, :]).sum(axis=2) >= 0
-    values = np.where(facing[..., None], values, np.nan)
-    return np.nanmedian(values, axis=1)
+        facing = np.ones(offsets.shape[0], bool)[None, :]
+    else:
+        facing = (offsets[None, :, :] * np.asarray(towards_px)[:, None, :]).sum(axis=2) >= 0
+    # A sort is several times quicker than a median here; the half facing away is sorted past the end.
+    ordered = np.sort(np.where(facing[..., None], values, np.inf), axis=1)
+    count = np.broadcast_to(facing.sum(axis=1)[:, None, None], (len(values), 1, 3))
+    low = np.take_along_axis(ordered, (count - 1) // 2, axis=1)
+    high = np.take_along_axis(ordered, count // 2, axis=1)
+    return ((low + high) / 2)[:, 0, :]
 
 
 def face_spread(lab: np.ndarray, centres_px: np.ndarray, face_lab: np.ndarray, *, radius_px: float,
@@ -426,8 +430,8 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     >>> found = detect_pieces(board_view(frame, homography=h, board=board), board=board)  # doctest: +SKIP
     """
     sizes = piece_sizes(board)
-    edges = edge_field(view.image)
-    lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2LAB)
+    lab = view.lab
+    edges = lab_edge_field(lab)
     s = view.px_per_mm
     centres, radii, size_index, support, score, faint = [], [], [], [], [], []
     mouths_px = None

@@ -101,7 +101,7 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     if isinstance(board, CarromBoard) and boxed.any():
         # Between a machine's parts, a circle of bare board with part of its rim drawn is a gap, not a coin
         # (webcam a2: between the carriage's brackets, face within 9 Lab units of the board, rim 0.65 seen).
-        gap = board_face_gap(cv2.cvtColor(view.image, cv2.COLOR_BGR2LAB), view, found.colour_lab, board=board)
+        gap = board_face_gap(view.lab, view, found.colour_lab, board=board)
         hidden_by |= boxed & (gap < BOARD_FACE_MATCH) & (found.support < BOARD_FACE_MIN_SUPPORT)
     found = found.filter(~hidden_by)
     twenties: dict[str, int] = {}

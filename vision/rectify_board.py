@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+
+import cv2
 
 import numpy as np
 
@@ -36,6 +39,11 @@ class BoardView:
     image: np.ndarray
     px_per_mm: float
     half_extent_mm: float
+
+    @cached_property
+    def lab(self) -> np.ndarray:
+        """The image in 8-bit Lab (S, S, 3) uint8, converted once for every stage that reads colours."""
+        return cv2.cvtColor(self.image, cv2.COLOR_BGR2LAB)
 
     def to_px(self, points_mm: np.ndarray) -> np.ndarray:
         """Board mm (n, 2) -> view pixel coordinates (n, 2), pixel centres at integers."""
