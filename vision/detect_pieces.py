@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
-from vision.detect_discs import PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, rim_edges, rim_radius
+from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, rim_edges,
+                                 rim_radius, verify_rims)
 from vision.rectify_board import BoardView
 from vision.zones import hole_mask
 
@@ -124,6 +125,33 @@ millimetres from the model's places (webcam frames: faint rims traced along an a
 
 PRINT_CLEARANCE_MM = 3.0
 """Least gap between a faint rim and any printed figure (`clear_of_print`): the print's line width and blur."""
+
+TOUCHING_ROUNDS = 3
+"""Rounds of looking for pieces wedged between found ones (each found one opens new places)."""
+
+TOUCHING_GAP_MM = 0.5
+"""Gap assumed between touching pieces when placing a wedged piece between two found ones."""
+
+TOUCHING_PLACE_SPACING_MM = 0.25
+"""Places named by several pairs of found pieces closer than this are looked at once."""
+
+TOUCHING_RIMS = FaintRims(min_support=0.65, min_sectors=6, max_residual_px=1.2, max_radius_error=0.15)
+"""What the rim of a wedged piece must show (`vision.detect_discs.FaintRims`; carrom stills 60000-60119: wedged
+coins 0.68 and up of their rims seen, residuals up to 1.1 px)."""
+
+TOUCHING_MIN_STEP_SHARE = 0.75
+"""Least colour-step share of a wedged piece's rim (wedged coins 0.79 and up; half of the places between coins
+that hold none, 0.69 and under)."""
+
+TOUCHING_MAX_FACE_SPREAD = 22.0
+"""Most upper-quartile Lab spread over a wedged piece's face (coins up to 21; print figures far more)."""
+
+TOUCHING_MIN_SURROUND_GAP = 20.0
+"""Least Lab distance between a wedged piece's face and the board just around it (coins 21 and up)."""
+
+TOUCHING_MIN_SHADING = 10.0
+"""Least face spread of a wedged piece of the board's own colour: a white coin on a pale board shows its rim's
+shading and engraving (11.6 and up), a gap of bare board between coins only the image's noise (8 at most)."""
 
 
 SHOOTER_MIN_COLOUR_GAP = 20.0
@@ -478,7 +506,92 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     # A faint rim only fills a gap the clear ones left: it never displaces one.
     weak = filled & faint_arr
     found = found.join(_faint_pieces(candidates.filter(weak), score_arr[weak], found, lab, view, sizes, board))
+    # Measured on carrom coins (a couronne ring's face is its band; crokinole's 20-hole is a disc's size).
+    for _ in range(TOUCHING_ROUNDS if isinstance(board, CarromBoard) else 0):
+        more = _touching_pieces(found, edges, lab, view, sizes, board, unseen_px=mouths_px)
+        if len(more) == 0:
+            break
+        found = found.join(more)
     return found.filter(np.argsort(-found.support, kind="stable"))
+
+
+def _touching_places(found: PieceDetections, radius_mm: float) -> np.ndarray:
+    """Centres (m, 2) of circles of `radius_mm` that would touch two found pieces at once."""
+    c, r = found.centres_mm, found.radii_mm + radius_mm + TOUCHING_GAP_MM
+    i, j = np.triu_indices(len(c), 1)
+    d = np.hypot(*(c[j] - c[i]).T)
+    ok = (d < r[i] + r[j]) & (d > np.abs(r[i] - r[j])) & (d > 0)
+    i, j, d = i[ok], j[ok], d[ok]
+    along = (d * d + r[i] ** 2 - r[j] ** 2) / (2 * d)
+    across = np.sqrt(np.maximum(r[i] ** 2 - along ** 2, 0.0))
+    unit = (c[j] - c[i]) / d[:, None]
+    normal = np.column_stack([-unit[:, 1], unit[:, 0]])
+    base = c[i] + along[:, None] * unit
+    return np.vstack([base + across[:, None] * normal, base - across[:, None] * normal])
+
+
+def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, view: BoardView,
+                     sizes: tuple[PieceSize, ...], board: BoardModel, *, unseen_px: np.ndarray | None) -> PieceDetections:
+    """Small pieces wedged between found ones (a break cluster, coins in a row).
+
+    Their centres gather few votes, for much of their rims are shared with their
+    neighbours', but they lie where a piece would touch two found ones: each such
+    place is looked at. What counts there is a whole, round rim around a face of
+    one colour standing apart from what surrounds it; a face of the board's own
+    colour must show a coin's shading besides (bare board between coins shows
+    none), and the piece must lie whole on the surface, clear of the pockets.
+    """
+    size = sizes[0]
+    s = view.px_per_mm
+    if len(found) < 2:
+        return PieceDetections.empty()
+    allowed_mm = 0.3 * size.radius_mm
+    places = _touching_places(found, size.radius_mm)
+    places = places[_clear_of(places, found, size.radius_mm - allowed_mm) & _whole_on_surface(places, board,
+                                                                                                 size.radius_mm)]
+    if len(places) == 0:
+        return PieceDetections.empty()
+    # Several pairs name nearly the same place; each start may settle on the rim differently, the best is kept.
+    places = places[_resolve_overlaps(places, np.full(len(places), TOUCHING_PLACE_SPACING_MM / 2),
+                                      np.zeros(len(places)), allowed_overlap_mm=0.0)]
+    rims = verify_rims(edges, view.to_px(places), radius_px=size.radius_mm * s, unseen_px=unseen_px)
+    centres, radii = view.to_mm(rims.centres_px), rims.radii_px / s
+    keep = ((rims.support >= TOUCHING_RIMS.min_support) & (rims.sectors >= TOUCHING_RIMS.min_sectors)
+            & (rims.residual_px <= TOUCHING_RIMS.max_residual_px)
+            & (np.abs(radii - size.radius_mm) <= TOUCHING_RIMS.max_radius_error * size.radius_mm)
+            & _clear_of(centres, found, radii - allowed_mm) & _whole_on_surface(centres, board, size.radius_mm))
+    if keep.any():
+        keep[keep] = step_share(lab, view.to_px(centres[keep]), radii[keep] * s,
+                                offset_px=0.3 * size.radius_mm * s) >= TOUCHING_MIN_STEP_SHARE
+    if not keep.any():
+        return PieceDetections.empty()
+    centres, radii, support = centres[keep], radii[keep], rims.support[keep]
+    size_arr = np.zeros(len(centres), int)
+    colour, surround = _colours(lab, view, centres, size_arr, sizes, board)
+    spread = face_spread(lab, view.to_px(centres), colour, radius_px=0.6 * size.radius_mm * s)
+    keep = (spread <= TOUCHING_MAX_FACE_SPREAD) & (np.linalg.norm(colour - surround, axis=1) >= TOUCHING_MIN_SURROUND_GAP)
+    if isinstance(board, CarromBoard):
+        keep &= (board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH) | (spread >= TOUCHING_MIN_SHADING)
+    more = PieceDetections(centres, radii, size_arr, support, colour, surround).filter(keep)
+    more = more.filter(_resolve_overlaps(more.centres_mm, more.radii_mm, more.support, allowed_overlap_mm=allowed_mm))
+    printed = _printed_mask(found.join(more), lab, view, board=board, edges=edges, sizes=sizes)[len(found):]
+    return more.filter(~printed)
+
+
+def _clear_of(centres_mm: np.ndarray, found: PieceDetections, radius_mm) -> np.ndarray:
+    """True for circles of `radius_mm` (scalar or per circle) overlapping none of the found pieces."""
+    if len(found) == 0 or len(centres_mm) == 0:
+        return np.ones(len(centres_mm), bool)
+    gaps = np.hypot(centres_mm[:, None, 0] - found.centres_mm[None, :, 0],
+                    centres_mm[:, None, 1] - found.centres_mm[None, :, 1])
+    return (gaps >= found.radii_mm[None, :] + np.reshape(radius_mm, (-1, 1))).all(axis=1)
+
+
+def _whole_on_surface(centres_mm: np.ndarray, board: BoardModel, radius_mm: float) -> np.ndarray:
+    """True for circles of `radius_mm` lying whole on the playing surface, clear of the pockets' mouths."""
+    if isinstance(board, CrokinoleBoard):
+        return np.hypot(centres_mm[:, 0], centres_mm[:, 1]) <= board.surface_radius_mm - radius_mm
+    return on_surface(centres_mm, board, margin_mm=-radius_mm)
 
 
 def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: EdgeField, lab: np.ndarray,

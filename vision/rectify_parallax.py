@@ -18,6 +18,11 @@ import numpy as np
 TYPICAL_FOCAL_PER_WIDTH = 0.87
 """Focal length in units of the image width assumed when the view is too frontal to measure it (about 60 degrees)."""
 
+MEASURED_FOCAL_PER_WIDTH = (0.2, 5.0)
+"""Range of a measured focal length, in image widths, that a real lens can have (a wide-angle webcam lens of 130
+degrees to a long lens); outside it the measurement is the noise of a frontal view. Synthetic wide lenses measure
+0.25 to 0.3 widths, rightly (a typical lens assumed there moved their pieces by 5 mm)."""
+
 
 @dataclass(frozen=True)
 class CameraAbove:
@@ -72,7 +77,7 @@ def camera_above(homography: np.ndarray, *, image_size: tuple[int, int]) -> Came
     h = shift @ np.asarray(homography, np.float64)
     focal = _focal_px(h)
     # A focal length far from any real lens means the view was too frontal to measure it.
-    if focal is None or not 0.3 * width < focal < 5 * width:
+    if focal is None or not MEASURED_FOCAL_PER_WIDTH[0] * width < focal < MEASURED_FOCAL_PER_WIDTH[1] * width:
         focal = TYPICAL_FOCAL_PER_WIDTH * width
     m = np.diag([1 / focal, 1 / focal, 1.0]) @ h
     scale = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
