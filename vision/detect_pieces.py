@@ -470,7 +470,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     for k, size in enumerate(sizes):
         # Faint rims are looked for where the board model says what else could draw them (carrom's print).
         found = find_discs(edges, radius_px=size.radius_mm * s, min_support=min_support,
-                           faint=FAINT_RIMS if isinstance(board, CarromBoard) else None,
+                           faint=FAINT_RIMS if isinstance(board, (CarromBoard, CouronneBoard)) else None,
                            faint_region=lambda px, r=size.radius_mm: clear_of_print(view.to_mm(px), board, radius_mm=r),
                            unseen_px=mouths_px)
         mm = view.to_mm(found.centres_px)
@@ -652,6 +652,9 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround.
     even = face_spread(lab, view.to_px(candidates.centres_mm), surround, inner_px=1.15 * sizes[0].radius_mm * s,
                        radius_px=1.6 * sizes[0].radius_mm * s) <= FAINT_MAX_SURROUND_SPREAD
+    if isinstance(board, CouronneBoard):
+        # A ring's band is its team's colour; bare board between pieces and the print's lines draw faint rims too.
+        even &= board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH
     faint = PieceDetections(candidates.centres_mm, candidates.radii_mm, candidates.size, candidates.support,
                             colour, surround).filter(even)
     score_arr = score_arr[even]
