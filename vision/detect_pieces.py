@@ -403,6 +403,22 @@ def clear_of_print(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: floa
     return clear
 
 
+def faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float) -> np.ndarray:
+    """True for circles of `radius_mm` where a faint rim may be a piece.
+
+    Carrom: anywhere clear of the print (`clear_of_print`). Crokinole: only leaning over the
+    20-hole, where a tilted disc scatters its rim's votes; elsewhere the wood's grain draws
+    faint disc-sized arcs (real photos). Couronne: anywhere.
+    """
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    if isinstance(board, CarromBoard):
+        return clear_of_print(c, board, radius_mm=radius_mm)
+    if isinstance(board, CrokinoleBoard):
+        from_centre = np.hypot(c[:, 0], c[:, 1])
+        return (from_centre > board.hole_diameter_mm / 4) & (from_centre < board.hole_diameter_mm / 2 + radius_mm / 2)
+    return np.ones(len(c), bool)
+
+
 def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: CarromBoard) -> np.ndarray:
     """True for circles drawn by printed outlines around bare board: the arrows' arcs, the centre circles.
 
@@ -467,11 +483,14 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         # A dark pocket mouth hides the part of a coin's rim over it (a black coin over it shows little else).
         pockets_px = view.to_px(np.asarray(board.pocket_centres_mm(), np.float64))
         mouths_px = np.column_stack([pockets_px, np.full(len(pockets_px), board.pocket_diameter_mm / 2 * s)])
+    elif isinstance(board, CrokinoleBoard):
+        # A disc leaning over the 20-hole shows no rim against the hole's dark inside.
+        mouths_px = np.array([[*view.to_px(np.zeros((1, 2)))[0], board.hole_diameter_mm / 2 * s]])
     for k, size in enumerate(sizes):
-        # Faint rims are looked for where the board model says what else could draw them (carrom's print).
+        # Faint rims are looked for where the board model says nothing else could draw them (`faint_region`).
         found = find_discs(edges, radius_px=size.radius_mm * s, min_support=min_support,
-                           faint=FAINT_RIMS if isinstance(board, (CarromBoard, CouronneBoard)) else None,
-                           faint_region=lambda px, r=size.radius_mm: clear_of_print(view.to_mm(px), board, radius_mm=r),
+                           faint=FAINT_RIMS,
+                           faint_region=lambda px, r=size.radius_mm: faint_region(view.to_mm(px), board, radius_mm=r),
                            unseen_px=mouths_px)
         mm = view.to_mm(found.centres_px)
         r_mm = found.radii_px / s
@@ -479,7 +498,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         nearest = np.argmin(np.abs(r_mm[:, None] - np.array([z.radius_mm for z in sizes])[None, :]), axis=1)
         ok = (nearest == k) & on_surface(mm, board, margin_mm=PARALLAX_MARGIN_MM)
         weak = found.vote_share < PEAK_VOTE_SHARE
-        ok &= ~weak | clear_of_print(mm, board, radius_mm=size.radius_mm)
+        ok &= ~weak | faint_region(mm, board, radius_mm=size.radius_mm)
         centres.append(mm[ok])
         radii.append(r_mm[ok])
         size_index.append(np.full(ok.sum(), k))
@@ -649,12 +668,14 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     if len(candidates) == 0:
         return PieceDetections.empty()
     colour, surround = _colours(lab, view, candidates.centres_mm, candidates.size, sizes, board)
-    # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround.
+    # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround
+    # (a crokinole faint rim lies by the 20-hole, whose dark inside is in its surround).
     even = face_spread(lab, view.to_px(candidates.centres_mm), surround, inner_px=1.15 * sizes[0].radius_mm * s,
                        radius_px=1.6 * sizes[0].radius_mm * s) <= FAINT_MAX_SURROUND_SPREAD
     if isinstance(board, CouronneBoard):
         # A ring's band is its team's colour; bare board between pieces and the print's lines draw faint rims too.
         even &= board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH
+    even |= isinstance(board, CrokinoleBoard)
     faint = PieceDetections(candidates.centres_mm, candidates.radii_mm, candidates.size, candidates.support,
                             colour, surround).filter(even)
     score_arr = score_arr[even]
