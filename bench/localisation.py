@@ -10,8 +10,9 @@ Rows:
 - synthetic stills (simulation.film.film_still, 1920x1080, difficulties in turn,
   seeds from --seed on, never used for tuning): found rate and the error of board
   landmarks (pockets or pegs and points across the surface) against the rendered
-  homography, over the board's quarter-turn symmetry; the game's default model
-  is given, as with a table profile;
+  homography, over the board's quarter-turn symmetry; each game twice: its default
+  model given (as with a table profile), and every model of the game tried (found
+  counts only the right one);
 - the tracker's per-frame check on a still board.
 Times are medians over the frames of wall-clock and of process CPU time, for the whole call;
 with --repeat N each frame is located N times and its least time counted (a shared, loaded
@@ -156,25 +157,28 @@ def no_board_rows() -> list[str]:
 
 
 def synthetic_rows(count: int, seed0: int, cache: Path | None = None) -> tuple[list[str], dict[str, tuple[np.ndarray, object]]]:
+    """Per game two rows: the board model known (a table profile names it), and unknown (every model of the
+    game tried; found counts only the right model)."""
     rows, samples = [], {}
     for game in ("carrom", "crokinole", "couronne"):
         board = load_board(game)
         landmarks = _landmarks_mm(board)
-        found, errors, times, missed = [], [], [], []
-        for i in range(count):
-            seed = seed0 + i
-            difficulty = DIFFICULTIES[i % len(DIFFICULTIES)]
-            image, truth = _still(board, seed, difficulty, cache)
-            location, seconds = _timed(locate_board, image, game=game, models=[board.model])
-            found.append(location.found)
-            times.append(seconds)
-            if location.found:
-                errors.extend(_landmark_errors(location.homography, truth, landmarks).tolist())
-                samples.setdefault(game, (image, location))
-            else:
-                missed.append(f"{seed} {difficulty}")
-        note = f"difficulties {'/'.join(DIFFICULTIES)} in turn; " + (f"missed {', '.join(missed)}" if missed else "none missed")
-        rows.append(_row(f"synthetic {game} 1080p", found, errors, times, note))
+        for models, label in (([board.model], "model known"), (None, "model unknown")):
+            found, errors, times, missed = [], [], [], []
+            for i in range(count):
+                seed = seed0 + i
+                difficulty = DIFFICULTIES[i % len(DIFFICULTIES)]
+                image, truth = _still(board, seed, difficulty, cache)
+                location, seconds = _timed(locate_board, image, game=game, models=models)
+                found.append(location.found and location.model == board.model)
+                times.append(seconds)
+                if found[-1]:
+                    errors.extend(_landmark_errors(location.homography, truth, landmarks).tolist())
+                    samples.setdefault(game, (image, location))
+                else:
+                    missed.append(f"{seed} {difficulty}")
+            note = f"difficulties {'/'.join(DIFFICULTIES)} in turn; " + (f"missed {', '.join(missed)}" if missed else "none missed")
+            rows.append(_row(f"synthetic {game} 1080p, {label}", found, errors, times, note))
     return rows, samples
 
 
