@@ -39,6 +39,8 @@ class FaintRims:
     min_support, min_sectors : share of the rim, and of its 8 sectors, that must show a radial edge.
     max_residual_px : RMS distance of the rim's edge points from the fitted circle.
     max_radius_error : largest difference of the fitted radius from the nominal, as a share of it.
+    least_screen_support : share of the rim the first, unfitted look must find (default: `min_support` less
+        `FAINT_SCREEN_MARGIN`).
     """
 
     least_vote_share: float = 0.02
@@ -46,6 +48,7 @@ class FaintRims:
     min_sectors: int = 5
     max_residual_px: float = 0.8
     max_radius_error: float = 0.1
+    least_screen_support: float | None = None
 
 
 @dataclass(frozen=True)
@@ -388,7 +391,10 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
         # Most faint peaks are the board's texture: one look at the rim, without fitting, sets them aside.
         weak = np.nonzero(share < PEAK_VOTE_SHARE)[0]
         _, strength, _ = _rim_points(edges, peaks[weak], radius_px, n_angles=36, search_px=max(2.0, 0.18 * radius_px))
-        hopeless = (strength > edges.threshold).mean(axis=1) < faint.min_support - FAINT_SCREEN_MARGIN
+        least = faint.least_screen_support
+        if least is None:
+            least = faint.min_support - FAINT_SCREEN_MARGIN
+        hopeless = (strength > edges.threshold).mean(axis=1) < least
         allowed = np.ones(len(peaks), bool)
         allowed[weak[hopeless]] = False
         peaks, share = peaks[allowed], share[allowed]

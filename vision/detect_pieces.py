@@ -108,6 +108,10 @@ FULL_RIM_MIN_STEP_SHARE = 0.45
 FAINT_RIMS = FaintRims()
 """What a rim with few votes must show to be a piece (`vision.detect_discs.FaintRims`)."""
 
+FAINT_RINGS = FaintRims(least_screen_support=0.7)
+"""The same for couronne rings, whose faint rims show whole at the first, unfitted look (stills 60000-60119: those
+kept 0.94 and up): a stricter screen spares verifying most of the wood's texture."""
+
 FAINT_MIN_STEP_SHARE = 0.75
 """Least share of a faint rim that must show a colour step: its face must stand apart from the board all round."""
 
@@ -487,9 +491,12 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         # A disc leaning over the 20-hole shows no rim against the hole's dark inside.
         mouths_px = np.array([[*view.to_px(np.zeros((1, 2)))[0], board.hole_diameter_mm / 2 * s]])
     for k, size in enumerate(sizes):
-        # Faint rims are looked for where the board model says nothing else could draw them (`faint_region`).
+        # Faint rims are looked for where the board model says nothing else could draw them (`faint_region`); on
+        # couronne among the rings only (the one shooter, told by its colour, is worth no second search).
+        faint_rims = FAINT_RINGS if isinstance(board, CouronneBoard) else FAINT_RIMS
+        is_faint_searched = not isinstance(board, CouronneBoard) or k == 0
         found = find_discs(edges, radius_px=size.radius_mm * s, min_support=min_support,
-                           faint=FAINT_RIMS,
+                           faint=faint_rims if is_faint_searched else None,
                            faint_region=lambda px, r=size.radius_mm: faint_region(view.to_mm(px), board, radius_mm=r),
                            unseen_px=mouths_px)
         mm = view.to_mm(found.centres_px)
@@ -526,18 +533,21 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     weak = filled & faint_arr
     found = found.join(_faint_pieces(candidates.filter(weak), score_arr[weak], found, lab, view, sizes, board))
     # Measured on carrom coins (a couronne ring's face is its band; crokinole's 20-hole is a disc's size).
+    looked_at = 0
     for _ in range(TOUCHING_ROUNDS if isinstance(board, CarromBoard) else 0):
-        more = _touching_pieces(found, edges, lab, view, sizes, board, unseen_px=mouths_px)
+        more = _touching_pieces(found, edges, lab, view, sizes, board, unseen_px=mouths_px, new_from=looked_at)
         if len(more) == 0:
             break
-        found = found.join(more)
+        found, looked_at = found.join(more), len(found)
     return found.filter(np.argsort(-found.support, kind="stable"))
 
 
-def _touching_places(found: PieceDetections, radius_mm: float) -> np.ndarray:
-    """Centres (m, 2) of circles of `radius_mm` that would touch two found pieces at once."""
+def _touching_places(found: PieceDetections, radius_mm: float, *, new_from: int = 0) -> np.ndarray:
+    """Centres (m, 2) of circles of `radius_mm` that would touch two found pieces at once, one of them at least
+    from index `new_from` on."""
     c, r = found.centres_mm, found.radii_mm + radius_mm + TOUCHING_GAP_MM
     i, j = np.triu_indices(len(c), 1)
+    i, j = i[j >= new_from], j[j >= new_from]
     d = np.hypot(*(c[j] - c[i]).T)
     ok = (d < r[i] + r[j]) & (d > np.abs(r[i] - r[j])) & (d > 0)
     i, j, d = i[ok], j[ok], d[ok]
@@ -550,7 +560,8 @@ def _touching_places(found: PieceDetections, radius_mm: float) -> np.ndarray:
 
 
 def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, view: BoardView,
-                     sizes: tuple[PieceSize, ...], board: BoardModel, *, unseen_px: np.ndarray | None) -> PieceDetections:
+                     sizes: tuple[PieceSize, ...], board: BoardModel, *, unseen_px: np.ndarray | None,
+                     new_from: int = 0) -> PieceDetections:
     """Small pieces wedged between found ones (a break cluster, coins in a row).
 
     Their centres gather few votes, for much of their rims are shared with their
@@ -565,7 +576,8 @@ def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
     if len(found) < 2:
         return PieceDetections.empty()
     allowed_mm = 0.3 * size.radius_mm
-    places = _touching_places(found, size.radius_mm)
+    # Places between pieces found before were looked at in an earlier round.
+    places = _touching_places(found, size.radius_mm, new_from=new_from)
     places = places[_clear_of(places, found, size.radius_mm - allowed_mm) & _whole_on_surface(places, board,
                                                                                                  size.radius_mm)]
     if len(places) == 0:
@@ -588,7 +600,8 @@ def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
     size_arr = np.zeros(len(centres), int)
     colour, surround = _colours(lab, view, centres, size_arr, sizes, board)
     spread = face_spread(lab, view.to_px(centres), colour, radius_px=0.6 * size.radius_mm * s)
-    keep = (spread <= TOUCHING_MAX_FACE_SPREAD) & (np.linalg.norm(colour - surround, axis=1) >= TOUCHING_MIN_SURROUND_GAP)
+    keep = ((spread <= TOUCHING_MAX_FACE_SPREAD)
+            & (np.linalg.norm(colour - surround, axis=1) >= TOUCHING_MIN_SURROUND_GAP))
     if isinstance(board, CarromBoard):
         keep &= (board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH) | (spread >= TOUCHING_MIN_SHADING)
     more = PieceDetections(centres, radii, size_arr, support, colour, surround).filter(keep)
