@@ -6,7 +6,8 @@ For each clip up to three runs, so that each stage's share of the errors shows:
   full        the real locator, tracker and reader (what `boardreader analyze` does)
 
 Per game and mode: event precision and recall (same type and piece within 0.75 s),
-observations made while a hand was over the board that match no true event, the
+observations that match no true event drawn from a view taken while a hand was over the
+board (`bench/hand_cover.py`), the settled readings taken so (the gate should hold them all), the
 share of log entries (strokes, rounds) exactly as in the truth, of finished boards
 (carrom), rounds (crokinole) or games (couronne) whose score is exact (`bench/score_units.py`),
 of clips whose whole log is exact, and of clips whose score (the rules engine's result) is
@@ -33,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.event_matching import EVENT_TYPES, unmatched_events  # noqa: E402
+from bench.hand_cover import HandCover  # noqa: E402
 from bench.score_units import UNIT_NAMES, units_exact  # noqa: E402
 from bench.truth_playback import TruthPlayback  # noqa: E402
 from boardreader.analysis_run import AnalysisRun  # noqa: E402
@@ -77,7 +79,7 @@ def decode_fps(video: Path) -> float:
     return frames / (time.perf_counter() - start)
 
 
-def analyse(clip: Path, mode: str, out: Path) -> tuple[dict, float]:
+def analyse(clip: Path, mode: str, out: Path) -> tuple[dict, float, list[float]]:
     truth = TruthPlayback(clip)
     options = {}
     if mode != "full":
@@ -92,7 +94,7 @@ def analyse(clip: Path, mode: str, out: Path) -> tuple[dict, float]:
         truth.t_s = frame.t_s
         run.update(frame)
     summary = run.finish()
-    return summary, summary["frames"] / (time.perf_counter() - start)
+    return summary, summary["frames"] / (time.perf_counter() - start), run.readings_t_s
 
 
 def log_entries(entries: list[dict]) -> list[tuple]:
@@ -100,13 +102,9 @@ def log_entries(entries: list[dict]) -> list[tuple]:
     return [tuple(json.dumps(e.get(k), sort_keys=True) for k in SCORING_KEYS) for e in entries if e["type"] != "match"]
 
 
-def under_hand(observation: dict, hands: list[dict]) -> bool:
-    """Whether a hand was over the board at the observation's time (between its coming in and going out)."""
-    return any(h["t_start"] <= observation["t"] <= h["t_end"] for h in hands)
-
-
-def score_clip(clip: Path, out: Path) -> dict:
+def score_clip(clip: Path, out: Path, readings_t_s: list[float]) -> dict:
     truth = json.loads((clip / "truth.json").read_text())
+    cover = HandCover(truth)
     observed = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
     false, missed = unmatched_events(observed, truth["events"])
     n_observed = sum(o["type"] in EVENT_TYPES for o in observed)
@@ -120,7 +118,10 @@ def score_clip(clip: Path, out: Path) -> dict:
         "matched": n_observed - len(false),
         "false": false,
         "missed": missed,
-        "false_under_hand": sum(under_hand(o, truth["shots"]) for o in false),
+        # Drawn from a view taken while a hand was over the board (its fingertip over the frame or closer).
+        "false_under_hand": sum(cover.over_board(o.get("seen_t", o["t"])) for o in false),
+        "readings": len(readings_t_s),
+        "readings_under_hand": sum(cover.over_board(t_s) for t_s in readings_t_s),
         "entries": len(true_log),
         "entries_exact": sum(a == b for a, b in zip(ours, true_log)),
         "units": units_true,
@@ -139,12 +140,13 @@ def print_tables(rows: list[tuple[str, int, str, dict, float, float]], *, per_cl
     flag = {None: "n/a", True: "yes", False: "no"}
     if per_clip:
         print(f"{'game':10} {'seed':>5} {'clip':>6} {'mode':10} {'true':>5} {'seen':>5} {'match':>5} {'prec':>6}"
-              f" {'recall':>6} {'hand!':>5} {'entries':>9} {'units':>7} {'log':>5} {'score':>5} {'fps':>6}"
+              f" {'recall':>6} {'hand!':>5} {'read!':>9} {'entries':>9} {'units':>7} {'log':>5} {'score':>5} {'fps':>6}"
               f" {'decode':>7} {'ratio':>6}")
         for game, seed, mode, s, fps, decoding in rows:
             print(f"{game:10} {seed:>5} {s.get('clip', '?'):>6} {mode:10} {s['true']:>5} {s['seen']:>5}"
                   f" {s['matched']:>5} {ratio(s['matched'], s['seen']):>6} {ratio(s['matched'], s['true']):>6}"
-                  f" {s['false_under_hand']:>5} {s['entries_exact']:>4}/{s['entries']:<4}"
+                  f" {s['false_under_hand']:>5} {s.get('readings_under_hand', 0):>4}/{s.get('readings', 0):<4}"
+                  f" {s['entries_exact']:>4}/{s['entries']:<4}"
                   f" {s.get('units_exact', 0):>3}/{s.get('units', 0):<3} {flag[s['log_exact']]:>5}"
                   f" {flag[s['score_exact']]:>5} {fps:>6.1f} {decoding:>7.1f} {fps / decoding:>6.2f}")
         print()
@@ -152,7 +154,8 @@ def print_tables(rows: list[tuple[str, int, str, dict, float, float]], *, per_cl
     for game, seed, mode, s, fps, decoding in rows:
         totals[(game, s.get("clip", "?"), mode)].append((seed, s, fps, decoding))
     print(f"{'game':10} {'clip':>6} {'mode':10} {'clips':>5} {'true':>5} {'seen':>5} {'prec':>6} {'recall':>6}"
-          f" {'hand!':>5} {'entries':>7} {'units':>15} {'logs':>6} {'scores':>6} {'fps':>6} {'ratio':>6}  seeds")
+          f" {'hand!':>5} {'read!':>9} {'entries':>7} {'units':>15} {'logs':>6} {'scores':>6} {'fps':>6}"
+          f" {'ratio':>6}  seeds")
     for (game, clip, mode), items in totals.items():
         stats = [s for _, s, _, _ in items]
         n_true, n_seen = sum(s["true"] for s in stats), sum(s["seen"] for s in stats)
@@ -164,12 +167,14 @@ def print_tables(rows: list[tuple[str, int, str, dict, float, float]], *, per_cl
         speed = sum(f / d for _, _, f, d in items) / len(items)
         print(f"{game:10} {clip:>6} {mode:10} {len(items):>5} {n_true:>5} {n_seen:>5} {ratio(matched, n_seen):>6}"
               f" {ratio(matched, n_true):>6} {sum(s['false_under_hand'] for s in stats):>5}"
+              f" {sum(s.get('readings_under_hand', 0) for s in stats):>4}/{sum(s.get('readings', 0) for s in stats):<4}"
               f" {ratio(sum(s['entries_exact'] for s in stats), sum(s['entries'] for s in stats)):>7}"
               f" {ratio(units, units_true):>6} {units:>3}/{units_true:<3} {UNIT_NAMES[game][0]}"
               f" {ratio(sum(logs), len(logs)):>6} {ratio(sum(scores), len(scores)):>6} {fps:>6.1f} {speed:>6.2f}"
               f"  {seed_ranges(sorted(seed for seed, _, _, _ in items))}")
     print(f"events: same type and piece within 0.75 s; types {', '.join(EVENT_TYPES)}. hand!: false observations"
-          " while a hand was over the board. entries: log entries exact; units: finished boards (b), rounds (r)"
+          " drawn from a view with a hand over the board (fingertip over the frame); read!: settled readings taken"
+          " with a hand over the board, of all. entries: log entries exact; units: finished boards (b), rounds (r)"
           " or games (g) with the exact score; logs, scores: clips exact (clip 'match': whole matches).")
 
 
@@ -220,8 +225,8 @@ def main() -> None:
                 for mode in args.modes:
                     out = outputs / f"{clip.name}_{mode}"
                     out.mkdir(parents=True, exist_ok=True)
-                    _, fps = analyse(clip, mode, out)
-                    stats = score_clip(clip, out) | {"clip": clip_kind}
+                    _, fps, readings_t_s = analyse(clip, mode, out)
+                    stats = score_clip(clip, out, readings_t_s) | {"clip": clip_kind}
                     rows.append((game, seed, mode, stats, fps, decoding))
                     if args.save:
                         with args.save.open("a", encoding="utf-8") as saved:

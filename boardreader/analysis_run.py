@@ -50,6 +50,7 @@ class AnalysisRun:
         self.recorder = MatchRecorder(match)
         self.analyzer.first_shooter = self.recorder.first_shooter_colour()
         self.observations: list[Observation] = []
+        self.readings_t_s: list[float] = []  # when each settled view that was read was taken
         self.frames = 0
         self.board_found = False
         self.fault = ""
@@ -77,6 +78,7 @@ class AnalysisRun:
             self._record(step)
         if step.reading is not None:
             self._last_reading = step.reading.to_json()
+            self.readings_t_s.append(step.reading_t_s if step.reading_t_s is not None else step.t_s)
 
     def _record(self, step: AnalysisStep) -> None:
         for observation in step.observations:

@@ -25,7 +25,8 @@ from vision.events import EventInferer, Motion, Observation
 from vision.localise import locate_board
 from vision.pieces import BoardReading
 from vision.pieces_read import read_pieces
-from vision.pockets import DitchWatch, HoleWatch, PocketWatch, board_masks, pocket_centres_mm, pocket_radius_mm
+from vision.pockets import (DitchWatch, HoleWatch, PocketWatch, approach_mask, board_masks, pocket_centres_mm,
+                            pocket_radius_mm)
 from vision.settle import SettleGate, SettleSettings
 from vision.sources import Frame
 
@@ -35,7 +36,9 @@ MIN_STRIKE_MOTION = {"carrom": 0.003, "couronne": 0.003, "crokinole": 0.0018}
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
 STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the total motion of the stroke's largest such run
 MAX_SEGMENT_FRAMES = 9000  # moving frames kept between settled readings (5 min at 30 fps)
-SAME_SPOT_CORRELATION = 0.9  # a piece's patch matching the last read view this well (nudges allowed) is unchanged
+SAME_SPOT_CORRELATION = 0.9  # a piece's patch matching the last read view this well (nudges allowed) is unchanged ...
+SPOT_FACE_SHARE = 0.7  # ... and its face, inside this share of its radius, ...
+SAME_FACE_CHANGE = 20.0  # ... changed by no more than this (mean over its pixels of the largest channel change)
 # A settled reading with more of the surface covered is not trusted. The part a camera never
 # sees (beyond the frame's edge) does not count: it is the same in every reading.
 MAX_COVERED_SHARE = 0.1
@@ -54,6 +57,7 @@ class AnalysisStep:
     reading: BoardReading | None = None
     observations: tuple[Observation, ...] = ()
     homography: np.ndarray | None = None
+    reading_t_s: float | None = None  # when the frame of `reading` was taken (a background reading comes later)
 
 
 @dataclass
@@ -180,7 +184,8 @@ class BoardAnalyzer:
         if self._done is None:
             return step
         done, self._done = self._done, None
-        return replace(step, reading=done.reading, observations=done.observations, homography=done.homography)
+        return replace(step, reading=done.reading, observations=done.observations, homography=done.homography,
+                       reading_t_s=done.t_s)
 
     def _update(self, frame: Frame) -> AnalysisStep:
         if self._tracker is None and not self._find_board(frame):
@@ -231,7 +236,8 @@ class BoardAnalyzer:
         previous = self._homography
         self._homography = np.array(homography, float)
         surface, rim = board_masks(self._homography, board=self._board, image_shape=image_shape)
-        self._gate = SettleGate(board_mask=surface, rim_mask=rim, settings=self.settle)
+        table = approach_mask(self._homography, board=self._board, image_shape=image_shape)
+        self._gate = SettleGate(board_mask=surface, rim_mask=rim, settings=self.settle, approach_mask=table)
         if self._pockets is None or previous is None:
             self._pockets = PocketWatch(self._homography, board=self._board, image_shape=image_shape)
         else:
@@ -250,8 +256,9 @@ class BoardAnalyzer:
                           else self._hole.moved(self._pockets, empty=self._empty_hole_frame))
         if moved is not None and self._settled_frame is not None:
             # The last settled view, moved with the board: an arm is still seen against it.
+            seen = cv2.warpPerspective(np.ones((h, w), np.uint8), moved, (w, h)) > 0
             self._gate.set_reference(cv2.warpPerspective(self._settled_frame, moved, (w, h),
-                                                         borderMode=cv2.BORDER_REPLICATE))
+                                                         borderMode=cv2.BORDER_REPLICATE), seen=seen)
             if self._read_frame is not None:
                 self._read_frame = cv2.warpPerspective(self._read_frame, moved, (w, h),
                                                        borderMode=cv2.BORDER_REPLICATE)
@@ -345,8 +352,9 @@ def spots_unchanged(before: np.ndarray, after: np.ndarray, centres_mm: np.ndarra
     """For each piece-sized spot (board mm): whether `after` shows there what `before` did.
 
     The spot in `before` is looked for in `after` a little around its place, by normalised
-    correlation (a light change does not count, a nudge of a few pixels neither). A spot
-    that is flat in `before` shows nothing to compare and counts as changed.
+    correlation (a light change does not count, a nudge of a few pixels neither), and where
+    found, the piece's face must show the same colours. A spot that is flat in `before`
+    shows nothing to compare and counts as changed.
     """
     centres_px = project(homography, centres_mm)
     edges_px = project(homography, centres_mm + np.column_stack([radii_mm, np.zeros(len(radii_mm))]))
@@ -362,5 +370,16 @@ def spots_unchanged(before: np.ndarray, after: np.ndarray, centres_mm: np.ndarra
         if template.std() < 4:
             continue
         window = after[y - reach:y + reach + 1, x - reach:x + reach + 1]
-        result[i] = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED).max() >= SAME_SPOT_CORRELATION
+        _, best, _, (dx, dy) = cv2.minMaxLoc(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
+        if best < SAME_SPOT_CORRELATION:
+            continue
+        # The patch's shape alone may match when the piece is gone from it: a pocket's dark mouth
+        # beside a coin outweighs the coin. The piece's own face must look as it did too.
+        found = window[dy:dy + 2 * half + 1, dx:dx + 2 * half + 1].astype(np.float32)
+        from_centre = np.hypot(*np.mgrid[-half:half + 1, -half:half + 1])
+        face, around = from_centre <= SPOT_FACE_SHARE * radius_px, from_centre > radius_px
+        # A light change divided out, as the board around the piece shows it.
+        gain = (found[around].mean(axis=0) + 1) / (template[around].mean(axis=0) + 1)
+        expected = np.minimum(template[face] * gain, 255.0)  # brighter light clips at white
+        result[i] = np.abs(found[face] - expected).max(axis=1).mean() <= SAME_FACE_CHANGE
     return result

@@ -22,7 +22,7 @@ with `confidence` and `needs_review`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import count
 from typing import Any, Callable
 
@@ -37,6 +37,7 @@ CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone o
 STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
 CROKINOLE_COLOURS = ("light", "dark")
 CLEARED_DISCS = 3  # crokinole: this many discs and more taken off an emptied board, nothing struck, is a clearing
+HIDDEN_IN_HOLE = "dark"  # crokinole: the disc colour that can lie in the 20-hole without changing its look
 STRIKER_POCKET_ENERGY = 0.05  # a pocket's activity (PocketActivity.energy) that a striker dropping in makes at least
 
 
@@ -50,6 +51,7 @@ class Observation:
     pocket: int | None = None
     confidence: float = 1.0
     needs_review: bool = False
+    seen_t_s: float | None = None  # when the settled view it was drawn from was taken
 
     def to_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {"t": round(self.t_s, 3), "type": self.type}
@@ -59,6 +61,8 @@ class Observation:
             record["pocket"] = self.pocket
         record["confidence"] = round(self.confidence, 3)
         record["needs_review"] = self.needs_review
+        if self.seen_t_s is not None:
+            record["seen_t"] = round(self.seen_t_s, 3)
         return record
 
 
@@ -192,7 +196,7 @@ class EventInferer:
         shot_t_s = motion.strike_s if motion.strike_s is not None else motion.start_s
         stroke_piece = STROKE_PIECES.get(self.game)
         observations: list[Observation] = []
-        still, moved, unmatched_tracks, unmatched_pieces = self._match(reading.pieces)
+        still, moved, unmatched_tracks, unmatched_pieces = self._match(reading.pieces, motion)
         # A piece read off its place where the picture did not change was not moved: a little off,
         # the reader erred; far off, that is another piece and this one is still where it was.
         stayed = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t, _ in moved])
@@ -216,6 +220,9 @@ class EventInferer:
         new_tracks = []
         late = motion.spots_unchanged([(p.x_mm, p.y_mm, p.r_mm) for p in unmatched_pieces])
         for piece, seen_late in zip(unmatched_pieces, late):
+            # The queen returned to the centre lies on its printed spot, often of its own colour:
+            # the picture there hardly changes, but it is no queen read late.
+            seen_late = seen_late and not self._queen_returned(piece)
             track = self._new_track(piece, appeared_s=motion.start_s)
             # Placed by hand between strokes; one that turns up after a stroke (out of a cluster,
             # say) was on the board all along.
@@ -294,10 +301,10 @@ class EventInferer:
             observations += self._sunk(reading, motion, shot_t_s)
             for track in new_tracks:
                 track.appeared_s = None  # the shot disc: no placement to confirm
-        return sorted(observations, key=lambda o: o.t_s)
+        return sorted((replace(o, seen_t_s=t_s) for o in observations), key=lambda o: o.t_s)
 
-    def _match(self, pieces: tuple[Piece, ...]):
-        """Same place first, whatever the kind; then moved pieces by kind."""
+    def _match(self, pieces: tuple[Piece, ...], motion: Motion):
+        """Same place first, whatever the kind (unless the picture there changed); then moved pieces by kind."""
         tracks = list(self._tracks)
         if not tracks or not pieces:
             return [], [], tracks, list(pieces)
@@ -305,6 +312,13 @@ class EventInferer:
         piece_xy = np.array([(p.x_mm, p.y_mm) for p in pieces])
         distance = np.linalg.norm(track_xy[:, None] - piece_xy[None], axis=2)
         still = _assign(distance, MOVED_MM)
+        crossed = [(r, c) for r, c in still if tracks[r].kind != pieces[c].kind]
+        if crossed and motion.unchanged is not None:
+            # Another kind read where a piece lay is that piece misread, unless the picture there
+            # changed: after a break, one piece went and another came to rest where it lay.
+            same = motion.spots_unchanged([(tracks[r].x_mm, tracks[r].y_mm, tracks[r].r_mm) for r, _ in crossed])
+            swapped = {pair for pair, kept in zip(crossed, same) if not kept}
+            still = [pair for pair in still if pair not in swapped]
         free_t = [i for i in range(len(tracks)) if i not in {r for r, _ in still}]
         free_p = [j for j in range(len(pieces)) if j not in {c for _, c in still}]
         moved = []
@@ -324,6 +338,11 @@ class EventInferer:
         track.see(piece)
         self._tracks.append(track)
         return track
+
+    def _queen_returned(self, piece: Piece) -> bool:
+        """Carrom: a queen read on the centre spot while none is on the board was put back there."""
+        return (self.game == "carrom" and piece.kind == "queen" and np.hypot(piece.x_mm, piece.y_mm) <= MOVED_MM
+                and not any(t.kind == "queen" for t in self._tracks))
 
     def _confirm_new(self, track: _Track) -> list[Observation]:
         appeared_s, track.appeared_s = track.appeared_s, None
@@ -431,9 +450,15 @@ class EventInferer:
                 break
             unexplained.remove(min(unexplained, key=lambda t: _angle_apart(np.arctan2(t.y_mm, t.x_mm), angle)))
         when = hole.peak_t_s if hole.peak_t_s is not None else motion.start_s
+        # A light disc in the hole changes its look (the hole watch sees it): only a dark one hides there.
         if not unexplained:
+            if shot_disc != HIDDEN_IN_HOLE:
+                return None
             return Observation(when, "sunk_20", shot_disc, confidence=0.4, needs_review=True)
-        return Observation(when, "sunk_20", self._take_nearest_centre(unexplained, missing).kind, confidence=0.4,
+        hiding = [t for t in unexplained if t.kind == HIDDEN_IN_HOLE]
+        if not hiding:
+            return None
+        return Observation(when, "sunk_20", self._take_nearest_centre(hiding, missing).kind, confidence=0.4,
                            needs_review=True)
 
     def _on_shooting_line(self, track: _Track) -> bool:

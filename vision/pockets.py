@@ -31,6 +31,10 @@ GLOBAL_POCKETS = 3  # this many pockets changing in the same frame is the board 
 MOUTH_SHARE = 0.8  # a pocket's mouth: inside this share of its radius (clear of its rim)
 HOLE_CHANGE = 30  # mean colour change of the 20-hole's mouth from its empty look that means something lies in it
 HOLE_STEADY_S = 0.2  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
+# Arms are watched on the table this far beyond the board's outer edge too: every arm over the board
+# crosses it, and a sleeve on the table is plain to see where skin over a wooden frame is not.
+APPROACH_MM = 100.0
+EDGE_STRIP_FRACTION = 0.05  # ... and over the frame this deep (share of the picture) where the picture's edge cuts it
 
 
 @dataclass(frozen=True)
@@ -265,6 +269,34 @@ def board_masks(homography: np.ndarray, *, board: BoardModel, image_shape: tuple
         outlines = [square * h, square * h, square * (h + board.frame_width_mm)]
     surface, rim_inner, rim_outer = (_fill(project(homography, o), image_shape) for o in outlines)
     return surface, (rim_outer & ~rim_inner) | _edge_band(surface, image_shape)
+
+
+def approach_mask(homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> np.ndarray:
+    """The table around the board, `APPROACH_MM` deep beyond its outer edge, as an image mask.
+
+    Arms reaching in cross it; a piece knocked off onto it is far smaller than an arm. Where the
+    picture's edge cuts the board, the frame along that edge is part of it.
+    """
+    if isinstance(board, CrokinoleBoard):
+        outer_mm = board.surface_radius_mm + board.ditch_width_mm + board.frame_width_mm
+        angles = np.linspace(0, 2 * np.pi, 96, endpoint=False)
+        shape = np.column_stack([np.cos(angles), np.sin(angles)])
+    else:
+        outer_mm = board.half_side_mm + board.frame_width_mm
+        shape = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
+    inner, outer = (_fill(project(homography, shape * r_mm), image_shape)
+                    for r_mm in (outer_mm, outer_mm + APPROACH_MM))
+    # Where the picture's edge cuts the board, arms come in over the frame there instead.
+    surface = _fill(project(homography, shape * _surface_reach_mm(board)), image_shape)
+    strip_px = max(2, round(EDGE_STRIP_FRACTION * min(image_shape)))
+    edge = np.ones(image_shape, bool)
+    edge[strip_px:-strip_px, strip_px:-strip_px] = False
+    return (outer & ~inner) | (edge & inner & ~surface)
+
+
+def _surface_reach_mm(board: BoardModel) -> float:
+    """How far from the centre pieces are played (the surface's radius, or half its side)."""
+    return board.surface_radius_mm if isinstance(board, CrokinoleBoard) else board.half_side_mm
 
 
 def _edge_band(surface: np.ndarray, image_shape: tuple[int, int]) -> np.ndarray:

@@ -2,7 +2,9 @@
 
 Cheap measures on a small copy of each frame:
 
-- motion: the share of board pixels that changed since the previous frame;
+- motion: the share of board pixels that changed since the previous frame (in
+  patches: not the thin lines a video codec's refresh redraws), or of the
+  table just beyond the board, where arms reach in;
 - free motion: the part of that motion in regions that do not reach the rim,
   i.e. pieces moving on their own rather than a hand (used to time a stroke);
 - occlusion: the rim around the playing surface (the frame, where pieces never
@@ -11,6 +13,13 @@ Cheap measures on a small copy of each frame:
   the patch looks like the rest of the rim now and unlike it then, the arm was
   in the settled view (e.g. the video began with a hand over the board) and
   that view is replaced.
+- arms on the table: the table just beyond the board (given as `approach_mask`)
+  changed since the last settled view (the first frame, before any) in one
+  patch as large as an arm's. Skin over a wooden frame barely shows; the
+  sleeve on the table beyond does. A still patch there is an arm held still
+  while aiming, not the new normal: the table's view is renewed only when the
+  board settles (after `occlusion_timeout_s` at the latest). A piece knocked
+  onto the table, or thin edges left by a shaken camera, are not arms.
 
 A board counts as settled once it has been still and unoccluded for `settle_s`;
 the first such frame is the one to read. A change of the rim that stays perfectly
@@ -27,6 +36,8 @@ import numpy as np
 
 
 RIM_SAMPLE_STEP = 7
+SPECK_KERNEL = np.ones((3, 3), np.uint8)  # opening away changes thinner than this (edges of a shaken view)
+ARM_JOIN_KERNEL = np.ones((7, 7), np.uint8)  # parts of a change this close are one arm
 
 
 @dataclass(frozen=True)
@@ -42,6 +53,9 @@ class SettleSettings:
     arm_rim_fraction: float = 0.01  # a changed patch this big (share of the rim) is an arm
     occlusion_timeout_s: float = 1.5
     rim_absorb_s: float = 1.0  # a changed rim pixel unchanged from frame to frame this long is the new normal
+    # A changed patch of the table beyond the board this big (share of the playing surface, about
+    # 3000 mm^2 on a carrom board: twice a striker, half an arm 100 mm in) is an arm.
+    arm_table_fraction: float = 0.006
 
 
 @dataclass(frozen=True)
@@ -67,14 +81,21 @@ class SettleGate:
     rim_mask : (H, W) bool ndarray, optional
         Where only arms appear (the board's frame, beyond any ditch); by default a
         ring just outside `board_mask` (or the frame's border without a mask).
+    approach_mask : (H, W) bool ndarray, optional
+        The table just beyond the board's outer edge; not watched when omitted.
     settings : SettleSettings
     """
 
     def __init__(self, board_mask: np.ndarray | None = None, rim_mask: np.ndarray | None = None,
-                 settings: SettleSettings = SettleSettings()):
+                 settings: SettleSettings = SettleSettings(), approach_mask: np.ndarray | None = None):
         self.settings = settings
         self._full_mask = board_mask
         self._full_rim = rim_mask
+        self._full_table = approach_mask
+        self._table: np.ndarray | None = None  # the table beyond the board in the small view (uint8 mask)
+        self._table_sample = np.empty(0, int)
+        self._table_reference: np.ndarray | None = None  # the table as last seen settled (or first seen)
+        self._table_level: np.ndarray | None = None
         self._work_scale: float | None = None
         self._crop: tuple[slice, slice] | None = None  # the part of the frame the gate looks at
         self._mask: np.ndarray | None = None
@@ -104,22 +125,31 @@ class SettleGate:
         if self._previous is None:
             motion, free_motion = 1.0, 0.0  # nothing to compare with: not yet known to be still
             self._changed_at_s = np.full(small.shape[:2], t_s, np.float32)
+            if self._table_reference is None:
+                # The first sight stands for the settled table until there is one: an arm that reaches
+                # in and aims before the board ever settled is seen too.
+                self._set_table_reference(small)
         else:
             changed = self._changed(small, self._previous)
             self._changed_at_s[changed] = t_s
-            motion = np.count_nonzero(changed & self._mask) / board_px
+            solid = _solid(changed)
+            motion = np.count_nonzero(solid & self._mask) / board_px
+            if self._table is not None and motion <= s.moving_fraction:
+                # An arm moving on the table next to the board is no still board: it is reaching in.
+                motion = max(motion, np.count_nonzero(solid & self._table.view(bool)) / board_px)
             free_motion = self._free_motion(changed, board_px) if motion > s.moving_fraction else 0.0
         self._previous = small
         is_moving = motion > s.moving_fraction
         if is_moving:
             self._still_since_s = None
             self._settled = False
+            # While the board moves it is held anyway: the table need not be looked at.
             return GateReading(t_s, motion, True, self._arm_in_rim(small, t_s), False, False, free_motion)
         if self._still_since_s is None or self._drifted(small, board_px):
             # A slow piece changes little from frame to frame but adds up over the still period.
             self._still_since_s, self._still_start = t_s, small
         still_s = t_s - self._still_since_s
-        if still_s < s.occlusion_timeout_s and self._arm_in_rim(small, t_s):
+        if still_s < s.occlusion_timeout_s and self._arm_in(small, t_s):
             self._settled = False
             return GateReading(t_s, motion, False, True, False, False)
         is_settled = still_s >= s.settle_s - 1e-9
@@ -134,12 +164,18 @@ class SettleGate:
         self._still_since_s = None
         self._settled = False
 
-    def set_reference(self, image: np.ndarray) -> None:
-        """Take `image` (a full frame) as the last settled view, e.g. the old one moved with the board."""
+    def set_reference(self, image: np.ndarray, *, seen: np.ndarray | None = None) -> None:
+        """Take `image` (a full frame) as the last settled view, e.g. the old one moved with the board.
+
+        `seen` (a bool mask of the frame) is where `image` shows what was in view (the rest of an
+        old view moved is made up); the table is watched only there until the board settles again.
+        """
         small = self._small(image)
         if self._mask is None:
             self._prepare_masks(small.shape[:2])
         self._set_reference(small)
+        if seen is not None and self._table is not None:
+            self._table = self._table & cv2.erode(self.shrink(seen).view(np.uint8), SPECK_KERNEL)
 
     def _fix_view(self, shape: tuple[int, ...]) -> None:
         """Where the gate looks in frames of `shape` and how small it makes that part."""
@@ -168,8 +204,12 @@ class SettleGate:
         seen = self._full_mask if self._full_rim is None else (self._full_mask | self._full_rim)
         ys, xs = np.nonzero(seen)
         margin = max(8, round(0.15 * max(xs.max() - xs.min(), ys.max() - ys.min())))
-        return (slice(max(0, ys.min() - margin), min(shape[0], ys.max() + margin + 1)),
-                slice(max(0, xs.min() - margin), min(shape[1], xs.max() + margin + 1)))
+        top, bottom, left, right = ys.min() - margin, ys.max() + margin, xs.min() - margin, xs.max() + margin
+        if self._full_table is not None and self._full_table.any():
+            ys, xs = np.nonzero(self._full_table)  # the table beyond, without a margin of its own
+            top, bottom = min(top, ys.min()), max(bottom, ys.max())
+            left, right = min(left, xs.min()), max(right, xs.max())
+        return (slice(max(0, top), min(shape[0], bottom + 1)), slice(max(0, left), min(shape[1], right + 1)))
 
     def _scale(self, image_shape: tuple[int, ...]) -> float:
         if self._full_mask is None or not self._full_mask.any():
@@ -196,9 +236,13 @@ class SettleGate:
         self._rim_u8 = rim.view(np.uint8)
         # The light level of the rim is judged on a sample of its pixels: a median of all is slow.
         self._rim_sample = np.flatnonzero(rim)[::RIM_SAMPLE_STEP]
+        if self._full_table is not None:
+            table = shrink(self._full_table) & ~mask
+            self._table = self._table_all = table.view(np.uint8)  # all of it, and the part watched now
+            self._table_sample = np.flatnonzero(table)[::RIM_SAMPLE_STEP]
 
     def _drifted(self, small: np.ndarray, board_px: int) -> bool:
-        changed = self._changed(small, self._still_start) & self._mask
+        changed = _solid(self._changed(small, self._still_start)) & self._mask
         return np.count_nonzero(changed) / board_px > self.settings.moving_fraction
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -219,6 +263,26 @@ class SettleGate:
             self._fix_view(mask.shape)
         part = mask[self._crop].astype(np.uint8)
         return cv2.resize(part, self._small_size, interpolation=cv2.INTER_NEAREST) > 0
+
+    def _arm_in(self, small: np.ndarray, t_s: float) -> bool:
+        """An arm reaches in: seen on the board's rim, or on the table beyond it."""
+        return self._arm_in_rim(small, t_s) or self._arm_on_table(small)
+
+    def _arm_on_table(self, small: np.ndarray) -> bool:
+        """One arm-sized patch of the table just beyond the board changed since the settled view."""
+        if self._table_reference is None or self._table_sample.size == 0:
+            return False
+        needed = self.settings.arm_table_fraction * self._board_px
+        level = self._table_level_of(small)
+        gain = (level + 1) / (self._table_level + 1)
+        expected = cv2.multiply(self._table_reference, (*gain, 0.0))
+        patch = (_channel_change(small, expected) > 2 * self.settings.pixel_change).view(np.uint8) & self._table
+        if cv2.countNonZero(patch) < needed:
+            return False
+        patch = cv2.morphologyEx(patch, cv2.MORPH_OPEN, SPECK_KERNEL)
+        # One arm, its parts a few pixels apart joined (a sleeve the table's colour in places).
+        count, labels = cv2.connectedComponents(cv2.dilate(patch, ARM_JOIN_KERNEL), connectivity=8)
+        return bool(np.bincount(labels[patch.view(bool)], minlength=count)[1:].max(initial=0) >= needed)
 
     def _arm_in_rim(self, small: np.ndarray, t_s: float) -> bool:
         """One large patch of the rim changed since the last settled view (light change divided out)."""
@@ -247,7 +311,7 @@ class SettleGate:
         unlike_now = np.abs(small[changed].astype(np.float32) - level).max(axis=1).mean()
         unlike_before = np.abs(self._reference[changed].astype(np.float32) - self._reference_level).max(axis=1).mean()
         if unlike_now < 0.5 * unlike_before:
-            self._set_reference(small)
+            self._set_rim_reference(small)
             return False
         return True
 
@@ -260,12 +324,35 @@ class SettleGate:
         return patch.view(np.uint8) & self._rim_u8, level
 
     def _set_reference(self, small: np.ndarray) -> None:
+        self._set_rim_reference(small)
+        self._set_table_reference(small)
+
+    def _set_rim_reference(self, small: np.ndarray) -> None:
         self._reference = small
         self._reference_level = self._rim_level(small)
+
+    def _set_table_reference(self, small: np.ndarray) -> None:
+        if self._table is not None:
+            self._table = self._table_all
+            self._table_reference = small
+            self._table_level = self._table_level_of(small)
+
+    def _table_level_of(self, small: np.ndarray) -> np.ndarray:
+        """The table's colour around the board in a small view: the median of a sample of its pixels."""
+        return np.median(small.reshape(-1, 3)[self._table_sample], axis=0)
 
     def _rim_level(self, small: np.ndarray) -> np.ndarray:
         """The rim's colour in a small view: the median of a sample of its pixels."""
         return np.median(small.reshape(-1, 3)[self._rim_sample], axis=0)
+
+
+def _solid(changed: np.ndarray) -> np.ndarray:
+    """The changed pixels (bool mask) in patches at least 3 pixels across.
+
+    A video codec's periodic full refresh (a key frame) redraws every edge a little
+    differently: thin lines of change all over a still board, which are not motion.
+    """
+    return cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, SPECK_KERNEL).view(bool)
 
 
 def _channel_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:

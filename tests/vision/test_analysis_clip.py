@@ -67,3 +67,15 @@ def test_a_spot_is_unchanged_under_a_light_change_and_a_nudge_but_not_when_its_c
     spot = (np.array([[100.0, 100.0]]), np.array([12.0]))
     assert spots_unchanged(before, brighter_nudged, *spot, homography=identity).tolist() == [True]
     assert spots_unchanged(before, board, *spot, homography=identity).tolist() == [False]
+
+
+def test_a_coin_gone_from_beside_a_pocket_is_a_changed_spot_though_the_mouth_still_matches():
+    board = np.full((200, 200, 3), (165, 185, 205), np.uint8)
+    board[106:] = (30, 45, 80)  # the frame's dark wood
+    cv2.circle(board, (112, 106), 10, (10, 10, 10), -1)  # a pocket's mouth in its corner
+    before = board.copy()
+    cv2.circle(before, (96, 97), 9, (205, 222, 240), -1)  # a pale coin beside it
+    spot = (np.array([[96.0, 97.0]]), np.array([9.0]))
+    # The patch's shape is the mouth and the frame's edge: it matches with the coin gone too.
+    assert spots_unchanged(before, board, *spot, homography=np.eye(3)).tolist() == [False]
+    assert spots_unchanged(before, before, *spot, homography=np.eye(3)).tolist() == [True]

@@ -227,3 +227,51 @@ def test_crokinole_a_board_cleared_by_hand_for_the_next_round_is_no_removal():
     inf.settled(reading(*discs, game="crokinole"), 0.0, None)
     observations = inf.settled(reading(*discs[2:], game="crokinole"), 2.0, Motion(1.5, None))
     assert kinds(observations) == [("off_board", "light", None), ("off_board", "dark", None)]
+
+
+def test_a_piece_of_another_kind_come_to_rest_where_a_pocketed_one_lay_is_not_taken_for_it():
+    inf = inferer()
+    busy = (PocketActivity(2, 0.3, 1.7),)
+    # The white went in; the black rolled to within a few mm of where the white lay.
+    after = reading(("black", 2, 1), ("queen", -40, 0), ("striker", 100, 80))
+
+    def changed(centres_mm, radii_mm):
+        return [False] * len(centres_mm)  # the picture changed wherever it is asked
+
+    observations = inf.settled(after, 3.0, Motion(0.5, 1.2, busy, unchanged=changed))
+    assert ("pocketed", "white", 2) in kinds(observations)
+    assert ("pocketed", "black", 2) not in kinds(observations)
+
+
+def test_a_piece_misread_as_another_kind_where_the_picture_did_not_change_keeps_its_identity():
+    inf = inferer()
+
+    def unchanged(centres_mm, radii_mm):
+        return [True] * len(centres_mm)
+
+    misread = reading(("black", 0, 0), ("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
+    observations = inf.settled(misread, 3.0, Motion(0.5, None, unchanged=unchanged))
+    assert observations == []
+
+
+def test_the_queen_put_back_on_its_centre_spot_is_placed_though_the_picture_barely_changed():
+    inf = EventInferer("carrom", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(("white", 100, 0), ("striker", 0, -250)), 0.0, None)
+
+    def unchanged(centres_mm, radii_mm):
+        return [True] * len(centres_mm)  # a red queen on the red centre spot
+
+    assert inf.settled(reading(("white", 100, 0), ("queen", 1, 0)), 2.0, Motion(1.5, None, unchanged=unchanged)) == []
+    after = inf.settled(reading(("white", 100, 0), ("queen", 1, 0), ("striker", 0, -250)), 4.0,
+                        Motion(3.0, None, unchanged=unchanged))
+    assert kinds(after) == [("placed", "queen", None)] and after[0].t_s == 1.5
+
+
+def test_crokinole_only_a_dark_disc_can_hide_in_the_hole_unseen_a_light_one_gone_went_to_the_ditch():
+    hole = (PocketActivity(0, 0.3, 1.6),)  # the hole's region busy, its look unchanged
+    for colour, expected in (("dark", "sunk_20"), ("light", "off_board")):
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
+        inf.settled(reading((colour, 40, 0), ("dark", 250, 0), game="crokinole"), 0.0, None)
+        observations = inf.settled(reading(("dark", 250, 0), game="crokinole"), 2.0, Motion(1.0, 1.1, hole))
+        gone = [o for o in observations if o.type in ("sunk_20", "off_board")]
+        assert [(o.type, o.piece) for o in gone] == [(expected, colour)], colour

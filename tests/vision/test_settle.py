@@ -5,7 +5,7 @@ import pytest
 from calibration.geometry import load_board
 
 from tests.vision import scripted_video
-from vision.pockets import DitchWatch, board_masks
+from vision.pockets import DitchWatch, approach_mask, board_masks
 from vision.settle import SettleGate, SettleSettings
 from vision.sources import VideoFileSource
 
@@ -115,3 +115,106 @@ def test_a_view_settled_with_an_arm_in_the_rim_does_not_hold_the_board_for_ever(
             settles_after_arm.append(t - left_s)
         t += 1 / 30
     assert settles_after_arm and settles_after_arm[0] < SettleSettings().rim_absorb_s + 0.2
+
+
+def crokinole_scene(size: int = 800, *, frame_bgr=(60, 110, 170), table_bgr=(150, 140, 120)):
+    """A top view of a crokinole board on a table (0.5 px per mm) and its gate's masks."""
+    board = load_board("crokinole")
+    homography = np.array([[0.5, 0, size / 2], [0, 0.5, size / 2], [0, 0, 1.0]])  # board mm -> px
+    surface, rim = board_masks(homography, board=board, image_shape=(size, size))
+    table = approach_mask(homography, board=board, image_shape=(size, size))
+    scene = np.full((size, size, 3), table_bgr, np.uint8)
+    frame_r_px = 0.5 * (board.surface_radius_mm + board.ditch_width_mm + board.frame_width_mm)
+    cv2.circle(scene, (size // 2, size // 2), round(frame_r_px), frame_bgr, -1)
+    cv2.circle(scene, (size // 2, size // 2), round(0.5 * board.surface_radius_mm), (180, 200, 210), -1)
+    return board, scene, (surface, rim, table)
+
+
+def test_an_arm_coloured_like_the_frame_is_seen_on_the_table_beyond_it():
+    size = 800
+    board, scene, (surface, rim, table) = crokinole_scene(size)
+    arm_bgr = (62, 112, 172)  # skin the colour of the frame
+    outer_px = 0.5 * (board.surface_radius_mm + board.ditch_width_mm + board.frame_width_mm)
+    gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+    t, readings, over_board = 0.0, [], []
+    for k in range(40):
+        image = scene.copy()
+        if k >= 10:
+            # An arm reaches in from the right to the surface's edge and holds still there.
+            tip_x = round(size / 2 + 0.5 * board.surface_radius_mm + max(0, 30 - k) * 8)
+            cv2.rectangle(image, (tip_x, size // 2 - 18), (size, size // 2 + 18), arm_bgr, -1)
+            if tip_x < size / 2 + outer_px:
+                over_board.append(k)
+        readings.append(gate.update(image, t))
+        t += 1 / 30
+    # Over the frame the arm is all but invisible: the table beyond it shows it.
+    assert readings[10].is_settled
+    assert over_board and not any(readings[k].is_settled for k in over_board)
+    assert all(r.is_occluded for r in readings[31:])
+    rim_only = SettleGate(board_mask=surface, rim_mask=rim)
+    t = 0.0
+    for k in range(40):
+        image = scene.copy()
+        if k >= 10:
+            tip_x = round(size / 2 + 0.5 * board.surface_radius_mm + max(0, 30 - k) * 8)
+            cv2.rectangle(image, (tip_x, size // 2 - 18), (size, size // 2 + 18), arm_bgr, -1)
+        last = rim_only.update(image, t)
+        t += 1 / 30
+    assert last.is_settled  # what the table adds: the rim alone reads the board under this arm
+
+
+def test_a_piece_knocked_onto_the_table_or_a_shaken_view_does_not_hold_the_board():
+    size = 800
+    board, scene, (surface, rim, table) = crokinole_scene(size)
+    gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+    beyond_px = round(0.5 * (board.surface_radius_mm + board.ditch_width_mm + board.frame_width_mm) + 12)
+    t, settled_at = 0.0, []
+    for k in range(60):
+        image = scene.copy()
+        if k >= 10:
+            # A disc lying on the table next to the board, and the table's edges a pixel off.
+            cv2.circle(image, (size // 2 + beyond_px, size // 2), 8, (30, 30, 30), -1)
+            image = np.roll(image, 1, axis=1)
+        reading = gate.update(image, t)
+        if reading.is_new_settle:
+            settled_at.append(k)
+        t += 1 / 30
+    settle_frames = round(SettleSettings().settle_s * 30)
+    assert settled_at and settled_at[-1] <= 10 + settle_frames + 2
+
+
+def test_a_key_frame_redrawing_every_edge_is_no_motion_but_a_disc_nudged_is():
+    size = 800
+    _, scene, (surface, rim, table) = crokinole_scene(size)
+    redrawn = scene.copy()
+    for r in range(60, 160, 45):  # within the playing surface
+        cv2.circle(scene, (size // 2, size // 2), r, (90, 90, 90), 2)  # printed lines
+        # The codec's refresh: every line's pixels quantised afresh, a little lighter.
+        cv2.circle(redrawn, (size // 2, size // 2), r, (110, 110, 110), 2)
+    for image in (scene, redrawn):
+        cv2.circle(image, (size // 2 + 100, size // 2), 16, (40, 40, 40), -1)  # a disc
+    nudged = scene.copy()
+    cv2.circle(nudged, (size // 2 + 100, size // 2), 16, (180, 200, 210), -1)
+    cv2.circle(nudged, (size // 2 + 108, size // 2), 16, (40, 40, 40), -1)
+    for changed, moves in ((redrawn, False), (nudged, True)):
+        gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+        for k in range(5):
+            gate.update(scene, k / 30)
+        assert gate.update(changed, 5 / 30).is_moving == moves
+
+
+def test_the_made_up_edge_of_a_view_moved_after_a_bump_is_no_arm():
+    size = 800
+    _, scene, (surface, rim, table) = crokinole_scene(size)
+    moved = scene.copy()
+    moved[:, 580:] = (20, 20, 20)  # beyond the old picture's edge: made up by the warp
+    seen = np.ones((size, size), bool)
+    seen[:, 580:] = False
+    readings = {}
+    for name, known in (("told", seen), ("not told", None)):
+        gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+        gate.set_reference(moved, seen=known)
+        readings[name] = [gate.update(scene, k / 30) for k in range(15)]
+    settle_frames = round(SettleSettings().settle_s * 30)
+    assert readings["told"][settle_frames + 1].is_settled
+    assert not any(r.is_settled for r in readings["not told"])
