@@ -34,7 +34,6 @@ HOLE_STEADY_S = 0.2  # the hole looks full (or empty) this long before that coun
 # Arms are watched on the table this far beyond the board's outer edge too: every arm over the board
 # crosses it, and a sleeve on the table is plain to see where skin over a wooden frame is not.
 APPROACH_MM = 100.0
-EDGE_STRIP_FRACTION = 0.05  # ... and over the frame this deep (share of the picture) where the picture's edge cuts it
 
 
 @dataclass(frozen=True)
@@ -274,8 +273,7 @@ def board_masks(homography: np.ndarray, *, board: BoardModel, image_shape: tuple
 def approach_mask(homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> np.ndarray:
     """The table around the board, `APPROACH_MM` deep beyond its outer edge, as an image mask.
 
-    Arms reaching in cross it; a piece knocked off onto it is far smaller than an arm. Where the
-    picture's edge cuts the board, the frame along that edge is part of it.
+    Arms reaching in cross it; a piece knocked off onto it is far smaller than an arm.
     """
     if isinstance(board, CrokinoleBoard):
         outer_mm = board.surface_radius_mm + board.ditch_width_mm + board.frame_width_mm
@@ -286,17 +284,7 @@ def approach_mask(homography: np.ndarray, *, board: BoardModel, image_shape: tup
         shape = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
     inner, outer = (_fill(project(homography, shape * r_mm), image_shape)
                     for r_mm in (outer_mm, outer_mm + APPROACH_MM))
-    # Where the picture's edge cuts the board, arms come in over the frame there instead.
-    surface = _fill(project(homography, shape * _surface_reach_mm(board)), image_shape)
-    strip_px = max(2, round(EDGE_STRIP_FRACTION * min(image_shape)))
-    edge = np.ones(image_shape, bool)
-    edge[strip_px:-strip_px, strip_px:-strip_px] = False
-    return (outer & ~inner) | (edge & inner & ~surface)
-
-
-def _surface_reach_mm(board: BoardModel) -> float:
-    """How far from the centre pieces are played (the surface's radius, or half its side)."""
-    return board.surface_radius_mm if isinstance(board, CrokinoleBoard) else board.half_side_mm
+    return outer & ~inner
 
 
 def _edge_band(surface: np.ndarray, image_shape: tuple[int, int]) -> np.ndarray:

@@ -37,7 +37,6 @@ import numpy as np
 
 RIM_SAMPLE_STEP = 7
 SPECK_KERNEL = np.ones((3, 3), np.uint8)  # opening away changes thinner than this (edges of a shaken view)
-ARM_JOIN_KERNEL = np.ones((7, 7), np.uint8)  # parts of a change this close are one arm
 
 
 @dataclass(frozen=True)
@@ -237,7 +236,7 @@ class SettleGate:
         # The light level of the rim is judged on a sample of its pixels: a median of all is slow.
         self._rim_sample = np.flatnonzero(rim)[::RIM_SAMPLE_STEP]
         if self._full_table is not None:
-            table = shrink(self._full_table) & ~mask
+            table = shrink(self._full_table) & ~mask & ~rim
             self._table = self._table_all = table.view(np.uint8)  # all of it, and the part watched now
             self._table_sample = np.flatnonzero(table)[::RIM_SAMPLE_STEP]
 
@@ -280,9 +279,8 @@ class SettleGate:
         if cv2.countNonZero(patch) < needed:
             return False
         patch = cv2.morphologyEx(patch, cv2.MORPH_OPEN, SPECK_KERNEL)
-        # One arm, its parts a few pixels apart joined (a sleeve the table's colour in places).
-        count, labels = cv2.connectedComponents(cv2.dilate(patch, ARM_JOIN_KERNEL), connectivity=8)
-        return bool(np.bincount(labels[patch.view(bool)], minlength=count)[1:].max(initial=0) >= needed)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
+        return bool(np.any(stats[1:, cv2.CC_STAT_AREA] >= needed))
 
     def _arm_in_rim(self, small: np.ndarray, t_s: float) -> bool:
         """One large patch of the rim changed since the last settled view (light change divided out)."""
