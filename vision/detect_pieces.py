@@ -127,6 +127,15 @@ ARC_LOCATION_SLACK_MM = 12.0
 """Added to a faint rim's clearance from an arrow's arc: a real board located a little off puts its arcs some
 millimetres from the model's places (webcam frames: faint rims traced along an arc 51 to 59 mm from its centre)."""
 
+CROKINOLE_FAINT_MIN_FACE_GAP = 20.0
+"""Least Lab distance between a crokinole faint rim's face and the board around it (`_faint_pieces`): faint
+discs on synthetic stills 22 to 45 (one light disc on pale maple 9.6, left out); arcs of the wood's grain on the
+real photos enclose the board's own colour, at most 17.6."""
+
+CROKINOLE_FAINT_MAX_FACE_SPREAD = 15.0
+"""Most upper-quartile Lab spread over a crokinole faint rim's face from its median: a disc's face is even
+(synthetic faint discs 7 to 14), grain is not (real photos 10 to 25)."""
+
 PRINT_CLEARANCE_MM = 3.0
 """Least gap between a faint rim and any printed figure (`clear_of_print`): the print's line width and blur."""
 
@@ -410,16 +419,22 @@ def clear_of_print(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: floa
 def faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float) -> np.ndarray:
     """True for circles of `radius_mm` where a faint rim may be a piece.
 
-    Carrom: anywhere clear of the print (`clear_of_print`). Crokinole: only leaning over the
-    20-hole, where a tilted disc scatters its rim's votes; elsewhere the wood's grain draws
-    faint disc-sized arcs (real photos). Couronne: anywhere.
+    Carrom: anywhere clear of the print (`clear_of_print`). Crokinole: leaning over the 20-hole
+    (a tilted disc scatters its rim's votes), or clear of the hole, the pegs and the surface's
+    edge into the ditch, which draw disc-sized arcs of their own. Couronne: anywhere.
     """
     c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
     if isinstance(board, CarromBoard):
         return clear_of_print(c, board, radius_mm=radius_mm)
     if isinstance(board, CrokinoleBoard):
         from_centre = np.hypot(c[:, 0], c[:, 1])
-        return (from_centre > board.hole_diameter_mm / 4) & (from_centre < board.hole_diameter_mm / 2 + radius_mm / 2)
+        leaning = (from_centre > board.hole_diameter_mm / 4) & (from_centre < board.hole_diameter_mm / 2 + radius_mm / 2)
+        reach = radius_mm + PRINT_CLEARANCE_MM
+        pegs = np.asarray(board.peg_centres_mm(), np.float64)
+        clear = (from_centre > board.hole_diameter_mm / 2 + reach) & (from_centre < board.surface_radius_mm - reach)
+        clear &= np.hypot(c[:, None, 0] - pegs[None, :, 0], c[:, None, 1] - pegs[None, :, 1]).min(axis=1) > (
+            board.peg_diameter_mm / 2 + reach)
+        return leaning | clear
     return np.ones(len(c), bool)
 
 
@@ -681,14 +696,20 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     if len(candidates) == 0:
         return PieceDetections.empty()
     colour, surround = _colours(lab, view, candidates.centres_mm, candidates.size, sizes, board)
-    # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround
-    # (a crokinole faint rim lies by the 20-hole, whose dark inside is in its surround).
-    even = face_spread(lab, view.to_px(candidates.centres_mm), surround, inner_px=1.15 * sizes[0].radius_mm * s,
-                       radius_px=1.6 * sizes[0].radius_mm * s) <= FAINT_MAX_SURROUND_SPREAD
+    centres_px = view.to_px(candidates.centres_mm)
+    if isinstance(board, CrokinoleBoard):
+        # The wood's grain draws faint disc-sized arcs around the board's own colour; a disc's face is its team's
+        # colour all over. (The board around a disc by the 20-hole is not even: the hole is in it.)
+        even = (np.linalg.norm(colour - surround, axis=1) >= CROKINOLE_FAINT_MIN_FACE_GAP) & (
+            face_spread(lab, centres_px, colour, radius_px=0.6 * sizes[0].radius_mm * s)
+            <= CROKINOLE_FAINT_MAX_FACE_SPREAD)
+    else:
+        # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround.
+        even = face_spread(lab, centres_px, surround, inner_px=1.15 * sizes[0].radius_mm * s,
+                           radius_px=1.6 * sizes[0].radius_mm * s) <= FAINT_MAX_SURROUND_SPREAD
     if isinstance(board, CouronneBoard):
         # A ring's band is its team's colour; bare board between pieces and the print's lines draw faint rims too.
         even &= board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH
-    even |= isinstance(board, CrokinoleBoard)
     faint = PieceDetections(candidates.centres_mm, candidates.radii_mm, candidates.size, candidates.support,
                             colour, surround).filter(even)
     score_arr = score_arr[even]

@@ -1,0 +1,70 @@
+"""Crokinole discs with faint rims on rendered boards: leaning over the 20-hole, or hardly standing out from the wood.
+
+A leaning disc's rim shows no edge against the hole's dark inside, and tilted it
+scatters its centre votes: the part of the rim over the hole is left out, and a
+faint rim is believed there. Elsewhere a faint rim is believed where its face
+stands apart in colour from the board around it and is even (wood grain draws
+faint arcs around the board's own colour).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from calibration.geometry import load_board
+from simulation.film import film_still
+from simulation.physics import lean_into_hole_mm
+from simulation.scene import PieceState, SceneFrame
+from vision.detect_pieces import faint_region
+from vision.pieces_read import read_pieces
+
+
+@pytest.mark.parametrize("kind, x_mm, y_mm, seed, difficulty", [
+    # where stills 60048, 60051 and 60067 left a leaning disc, under their light and camera
+    ("dark", 5.91, 14.13, 60048, "clean"),
+    ("light", -4.67, -13.84, 60051, "hard"),
+    ("dark", 12.81, 9.06, 60067, "hard"),
+])
+def test_a_disc_leaning_over_the_hole_is_found_and_scores_15(kind, x_mm, y_mm, seed, difficulty):
+    board = load_board("crokinole")
+    r = board.disc_diameter_mm / 2
+    x, y, d = x_mm, y_mm, math.hypot(x_mm, y_mm)
+    lean = lean_into_hole_mm(d, board.hole_diameter_mm / 2, board.hole_depth_mm)
+    other = "light" if kind == "dark" else "dark"
+    frame = SceneFrame(0.0, (PieceState(0, kind, x, y, r, lean_mm=lean), PieceState(1, other, -150.0, 40.0, r)))
+    image, homography = film_still(frame, board=board, seed=seed, difficulty=difficulty, resolution=(1280, 720))
+    reading = read_pieces(image, homography=homography, board=board)
+    leaning = [p for p in reading.pieces if np.hypot(p.x_mm - x, p.y_mm - y) < 5.0]
+    assert len(leaning) == 1 and leaning[0].kind == kind
+    assert leaning[0].zone == 15
+    # the hole's own rim is no second disc
+    assert sum(np.hypot(p.x_mm, p.y_mm) < 60.0 for p in reading.pieces) == 1
+
+
+def test_a_faint_rim_is_believed_on_a_crokinole_board_away_from_what_draws_arcs_of_its_own():
+    board = load_board("crokinole")
+    r = board.disc_diameter_mm / 2
+    peg_x, peg_y = board.peg_centres_mm()[0]
+    believed = np.array([[0.0, 15.0], [-12.0, -9.0], [150.0, -80.0], [-250.0, 10.0]])
+    not_believed = np.array([[0.0, 0.0], [0.0, 30.0], [peg_x * 1.02, peg_y * 1.02], [0.0, board.surface_radius_mm - 10.0]])
+    assert faint_region(believed, board, radius_mm=r).all()
+    assert not faint_region(not_believed, board, radius_mm=r).any()
+
+
+@pytest.mark.parametrize("places, seed, difficulty", [
+    # where stills 60031 and 60007 had dark discs that hardly stand out from the wood, under their light and camera
+    ((("dark", -205.73, -85.26), ("dark", -219.35, -114.03), ("light", 120.0, 60.0)), 60031, "hard"),
+    ((("dark", -95.37, 124.83), ("dark", -111.74, 97.56), ("light", 120.0, -60.0)), 60007, "hard"),
+])
+def test_discs_with_faint_rims_that_stand_apart_in_colour_are_found(places, seed, difficulty):
+    board = load_board("crokinole")
+    r = board.disc_diameter_mm / 2
+    frame = SceneFrame(0.0, tuple(PieceState(i, kind, x, y, r) for i, (kind, x, y) in enumerate(places)))
+    image, homography = film_still(frame, board=board, seed=seed, difficulty=difficulty, resolution=(1280, 720))
+    reading = read_pieces(image, homography=homography, board=board)
+    for kind, x, y in places:
+        assert [p.kind for p in reading.pieces if np.hypot(p.x_mm - x, p.y_mm - y) < 5.0] == [kind]
+    assert len(reading.pieces) == len(places)
