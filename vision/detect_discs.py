@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.masked_median import masked_median
+
 
 PEAK_VOTE_SHARE = 0.05
 """Least votes at a disc's centre, as a share of those of a full rim of edges at the threshold."""
@@ -282,15 +284,6 @@ def _fit_circles(points: np.ndarray, weights: np.ndarray, origins: np.ndarray) -
     return centres + origins, radii
 
 
-def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Median of each row's values (n, k) where `mask` holds (nan for a row with none)."""
-    count = mask.sum(axis=1)
-    ordered = np.sort(np.where(mask, values, np.inf), axis=1)
-    low = np.take_along_axis(ordered, np.maximum((count - 1) // 2, 0)[:, None], axis=1)[:, 0]
-    high = np.take_along_axis(ordered, np.maximum(count // 2, 0)[:, None] - (count == 0)[:, None], axis=1)[:, 0]
-    return np.where(count > 0, (low + high) / 2, np.nan)
-
-
 def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n_angles: int = 72,
                 iterations: int = 2, unseen_px: np.ndarray | None = None) -> DiscCandidates:
     """Measure each candidate's rim: support, refined centre, radius and fit residual.
@@ -336,7 +329,7 @@ def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n
         fitted = ((good.sum(axis=1) >= 0.3 * n_angles) & (np.hypot(*(centre - centres).T) < 0.35 * radius_px)
                   & (np.abs(r - radius_px) < 0.25 * radius_px))
         off = np.abs(np.hypot(points[..., 0] - centre[:, 0, None], points[..., 1] - centre[:, 1, None]) - r[:, None])
-        keep = good & (off < np.maximum(1.0, 2.5 * _masked_median(off, good))[:, None])
+        keep = good & (off < np.maximum(1.0, 2.5 * masked_median(off, good))[:, None])
         refit = fitted & (keep.sum(axis=1) >= 0.25 * n_angles)
         used = np.where(refit[:, None], keep, good)
         if refit.any():

@@ -39,6 +39,7 @@ from vision.board_location import BoardLocation, Landmarks
 from vision.board_primitives import sample_primitives, square_primitives
 from vision.homography import project
 from vision.line_features import line_response, long_line_count, peaks_along_normals, sample, vote_centre
+from vision.masked_median import masked_median
 from vision.primitive_fit import refine_on_primitives
 from vision.working_copies import region_view, resized, shrunk
 
@@ -347,15 +348,10 @@ def _pocket_darkness(gray: np.ndarray, homography: np.ndarray, board: CarromBoar
     pts = project(homography, spots_mm.reshape(-1, 2)).reshape(spots_mm.shape)
     h, w = gray.shape
     ok = (pts[..., 0] >= 0) & (pts[..., 1] >= 0) & (pts[..., 0] < w - 1) & (pts[..., 1] < h - 1)
-    values = np.full(ok.shape, np.inf)
+    values = np.zeros(ok.shape)
     values[ok] = gray[pts[ok][:, 1].astype(int), pts[ok][:, 0].astype(int)]
-    # each row's median over its points in view: sorted, the points out of view (inf) come last
-    values.sort(axis=1)
-    counts = ok.sum(axis=1)
-    seen = counts >= 3
-    rows = np.arange(len(values))
-    lower, upper = np.maximum((counts - 1) // 2, 0), counts // 2
-    medians = 0.5 * (values[rows, lower] + values[rows, upper])
+    seen = ok.sum(axis=1) >= 3
+    medians = masked_median(values, ok)
     inner, outer = medians[: len(centres_mm)], medians[len(centres_mm):]
     both = seen[: len(centres_mm)] & seen[len(centres_mm):]
     return [float(a) / max(float(b), 1.0) for a, b in zip(inner[both], outer[both])]

@@ -272,7 +272,7 @@ class SettleGate:
         if self._table_reference is None or self._table_sample.size == 0:
             return False
         needed = self.settings.arm_table_fraction * self._board_px
-        level = self._table_level_of(small)
+        level = _level(small, self._table_sample)
         gain = (level + 1) / (self._table_level + 1)
         expected = cv2.multiply(self._table_reference, (*gain, 0.0))
         patch = (_channel_change(small, expected) > 2 * self.settings.pixel_change).view(np.uint8) & self._table
@@ -296,7 +296,7 @@ class SettleGate:
         if stale.any():
             self._reference = self._reference.copy()
             self._reference[stale] = small[stale]
-            self._reference_level = self._rim_level(self._reference)
+            self._reference_level = _level(self._reference, self._rim_sample)
             patch, level = self._rim_change(small)
             if cv2.countNonZero(patch) < needed:
                 return False
@@ -315,7 +315,7 @@ class SettleGate:
 
     def _rim_change(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rim pixels that differ from the last settled view (uint8 mask), and the rim's colour now."""
-        level = self._rim_level(small)
+        level = _level(small, self._rim_sample)
         gain = (level + 1) / (self._reference_level + 1)
         expected = cv2.multiply(self._reference, (*gain, 0.0))
         patch = _channel_change(small, expected) > 2 * self.settings.pixel_change
@@ -327,21 +327,19 @@ class SettleGate:
 
     def _set_rim_reference(self, small: np.ndarray) -> None:
         self._reference = small
-        self._reference_level = self._rim_level(small)
+        self._reference_level = _level(small, self._rim_sample)
 
     def _set_table_reference(self, small: np.ndarray) -> None:
         if self._table is not None:
             self._table = self._table_all
             self._table_reference = small
-            self._table_level = self._table_level_of(small)
+            self._table_level = _level(small, self._table_sample)
 
-    def _table_level_of(self, small: np.ndarray) -> np.ndarray:
-        """The table's colour around the board in a small view: the median of a sample of its pixels."""
-        return np.median(small.reshape(-1, 3)[self._table_sample], axis=0)
 
-    def _rim_level(self, small: np.ndarray) -> np.ndarray:
-        """The rim's colour in a small view: the median of a sample of its pixels."""
-        return np.median(small.reshape(-1, 3)[self._rim_sample], axis=0)
+
+def _level(small: np.ndarray, sample: np.ndarray) -> np.ndarray:
+    """The typical colour of a region (the rim, the table) in a small view: the median of a sample of its pixels."""
+    return np.median(small.reshape(-1, 3)[sample], axis=0)
 
 
 def _solid(changed: np.ndarray) -> np.ndarray:
