@@ -64,7 +64,7 @@ class GateReading:
     t_s: float
     motion_fraction: float
     is_moving: bool
-    is_occluded: bool
+    is_occluded: bool  # an arm is in while the board is still (not looked at while it moves)
     is_settled: bool
     is_new_settle: bool  # the first settled frame after movement: read this one
     free_motion_fraction: float = 0.0
@@ -97,6 +97,7 @@ class SettleGate:
         self._table_level: np.ndarray | None = None
         self._work_scale: float | None = None
         self._crop: tuple[slice, slice] | None = None  # the part of the frame the gate looks at
+        self._block = 1  # the whole factor it is first shrunk by
         self._mask: np.ndarray | None = None
         self._rim: np.ndarray | None = None
         self._board_px = 1
@@ -142,8 +143,8 @@ class SettleGate:
         if is_moving:
             self._still_since_s = None
             self._settled = False
-            # While the board moves it is held anyway: the table need not be looked at.
-            return GateReading(t_s, motion, True, self._arm_in_rim(small, t_s), False, False, free_motion)
+            # While the board moves it is held anyway: whether an arm is in need not be looked at.
+            return GateReading(t_s, motion, True, False, False, False, free_motion)
         if self._still_since_s is None or self._drifted(small, board_px):
             # A slow piece changes little from frame to frame but adds up over the still period.
             self._still_since_s, self._still_start = t_s, small
@@ -179,22 +180,27 @@ class SettleGate:
     def _fix_view(self, shape: tuple[int, ...]) -> None:
         """Where the gate looks in frames of `shape` and how small it makes that part."""
         self._work_scale = self._scale(shape)
-        self._crop = self._crop_box(shape[:2])
-        h, w = (part.stop - part.start for part in self._crop)
+        # Shrinking by a whole factor averages blocks on a fast path: the part looked at is trimmed
+        # to whole blocks (a few pixels at its far edges).
+        self._block = max(1, int(1 / self._work_scale)) if self._work_scale < 0.5 else 1
+        rows, columns = self._crop_box(shape[:2])
+        h, w = ((part.stop - part.start) // self._block * self._block for part in (rows, columns))
+        self._crop = (slice(rows.start, rows.start + h), slice(columns.start, columns.start + w))
         self._small_size = (max(1, round(w * self._work_scale)), max(1, round(h * self._work_scale)))
 
     def _small(self, image: np.ndarray) -> np.ndarray:
         if self._work_scale is None:
             self._fix_view(image.shape)
         part = image[self._crop]
-        size = self._small_size
-        if self._work_scale < 0.5:
-            factor = max(2, round(0.5 / self._work_scale))
-            # Area averaging at an arbitrary scale is slow: shrink bilinearly (each sample mixes
-            # 2x2 pixels) to `factor` times the size, then average blocks on the fast integer path.
-            part = cv2.resize(part, (factor * size[0], factor * size[1]), interpolation=cv2.INTER_LINEAR)
+        interpolation = cv2.INTER_AREA
+        if self._block > 1:
+            # Area averaging at an arbitrary scale is slow: average whole blocks on the fast integer
+            # path, then shrink the rest of the way bilinearly.
+            part = cv2.resize(part, (part.shape[1] // self._block, part.shape[0] // self._block),
+                              interpolation=cv2.INTER_AREA)
+            interpolation = cv2.INTER_LINEAR
         # Colour, not grey: a white coin on a cream board differs more in blue than in brightness.
-        return cv2.GaussianBlur(cv2.resize(part, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+        return cv2.GaussianBlur(cv2.resize(part, self._small_size, interpolation=interpolation), (3, 3), 0)
 
     def _crop_box(self, shape: tuple[int, int]) -> tuple[slice, slice]:
         """The board and its rim with a margin: the rest of the frame is never looked at."""
@@ -274,7 +280,7 @@ class SettleGate:
         needed = self.settings.arm_table_fraction * self._board_px
         level = _level(small, self._table_sample)
         gain = (level + 1) / (self._table_level + 1)
-        expected = cv2.multiply(self._table_reference, (*gain, 0.0))
+        expected = _scaled(self._table_reference, gain)
         patch = (_channel_change(small, expected) > 2 * self.settings.pixel_change).view(np.uint8) & self._table
         if cv2.countNonZero(patch) < needed:
             return False
@@ -317,7 +323,7 @@ class SettleGate:
         """The rim pixels that differ from the last settled view (uint8 mask), and the rim's colour now."""
         level = _level(small, self._rim_sample)
         gain = (level + 1) / (self._reference_level + 1)
-        expected = cv2.multiply(self._reference, (*gain, 0.0))
+        expected = _scaled(self._reference, gain)
         patch = _channel_change(small, expected) > 2 * self.settings.pixel_change
         return patch.view(np.uint8) & self._rim_u8, level
 
@@ -340,6 +346,12 @@ class SettleGate:
 def _level(small: np.ndarray, sample: np.ndarray) -> np.ndarray:
     """The typical colour of a region (the rim, the table) in a small view: the median of a sample of its pixels."""
     return np.median(small.reshape(-1, 3)[sample], axis=0)
+
+
+def _scaled(small: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """A BGR view with each channel multiplied by its gain, rounded and clipped as cv2.multiply does."""
+    table = np.clip(np.rint(np.arange(256, dtype=np.float64)[:, None] * gain), 0, 255).astype(np.uint8)
+    return cv2.LUT(small, table.reshape(256, 1, 3))
 
 
 def _solid(changed: np.ndarray) -> np.ndarray:
