@@ -342,10 +342,25 @@ def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n
     return DiscCandidates(centres, radii, support, residual, sectors, rim_strength)
 
 
+def _screen_support(faint: FaintRims) -> float:
+    """Share of a faint rim the first, unfitted look must find."""
+    if faint.least_screen_support is not None:
+        return faint.least_screen_support
+    return faint.min_support - FAINT_SCREEN_MARGIN
+
+
+def _shows_rim(found: DiscCandidates, faint: FaintRims, radius_px: float) -> np.ndarray:
+    """True for candidates whose rim is as clear and round as `faint` asks."""
+    return ((found.support >= faint.min_support) & (found.sectors >= faint.min_sectors)
+            & (found.residual_px <= faint.max_residual_px)
+            & (np.abs(found.radii_px - radius_px) <= faint.max_radius_error * radius_px))
+
+
 def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, min_sectors: int = 6,
                max_candidates: int = 600, faint: FaintRims | None = None,
                faint_region: Callable[[np.ndarray], np.ndarray] | None = None,
-               unseen_px: np.ndarray | None = None) -> DiscCandidates:
+               unseen_px: np.ndarray | None = None, faint_elsewhere: FaintRims | None = None,
+               elsewhere_region: Callable[[np.ndarray], np.ndarray] | None = None) -> DiscCandidates:
     """Discs of about `radius_px` in a view: voting, peak picking and rim verification.
 
     Parameters
@@ -359,6 +374,8 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     faint : also look at centres with fewer votes (`FaintRims`), kept only where the rim itself is clear.
     faint_region : where such centres may lie: centres (n, 2) px -> (n,) bool (default: anywhere).
     unseen_px : (m, 3) circles (x, y, radius) where no rim can show (`verify_rims`).
+    faint_elsewhere : what a faint rim outside `faint_region` must show instead (default: such rims are dropped).
+    elsewhere_region : where outside `faint_region` such rims may lie (default: anywhere).
 
     Returns
     -------
@@ -376,21 +393,27 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     least_share = faint.least_vote_share if faint else PEAK_VOTE_SHARE
     peaks = accumulator_peaks(acc, min_distance_px=0.6 * radius_px, min_value=least_share * full_rim)
     share = acc[peaks[:, 1].astype(int), peaks[:, 0].astype(int)] / full_rim
+    in_region = np.ones(len(peaks), bool)
     if faint_region is not None and len(peaks):
-        allowed = (share >= PEAK_VOTE_SHARE) | faint_region(peaks)
-        peaks, share = peaks[allowed], share[allowed]
-    peaks, share = peaks[:max_candidates], share[:max_candidates]
+        in_region = faint_region(peaks)
+        allowed = (share >= PEAK_VOTE_SHARE) | in_region
+        if faint_elsewhere is not None:
+            elsewhere = ~allowed & (share >= faint_elsewhere.least_vote_share)
+            if elsewhere_region is not None and elsewhere.any():
+                elsewhere[elsewhere] = elsewhere_region(peaks[elsewhere])
+            allowed |= elsewhere
+        peaks, share, in_region = peaks[allowed], share[allowed], in_region[allowed]
+    peaks, share, in_region = peaks[:max_candidates], share[:max_candidates], in_region[:max_candidates]
     if faint and (share < PEAK_VOTE_SHARE).any():
         # Most faint peaks are the board's texture: one look at the rim, without fitting, sets them aside.
         weak = np.nonzero(share < PEAK_VOTE_SHARE)[0]
         _, strength, _ = _rim_points(edges, peaks[weak], radius_px, n_angles=36, search_px=max(2.0, 0.18 * radius_px))
-        least = faint.least_screen_support
-        if least is None:
-            least = faint.min_support - FAINT_SCREEN_MARGIN
+        least = np.where(in_region[weak], _screen_support(faint),
+                         _screen_support(faint_elsewhere) if faint_elsewhere else np.inf)
         hopeless = (strength > edges.threshold).mean(axis=1) < least
         allowed = np.ones(len(peaks), bool)
         allowed[weak[hopeless]] = False
-        peaks, share = peaks[allowed], share[allowed]
+        peaks, share, in_region = peaks[allowed], share[allowed], in_region[allowed]
     found = verify_rims(edges, peaks, radius_px=radius_px, unseen_px=unseen_px)
     found = DiscCandidates(found.centres_px, found.radii_px, found.support, found.residual_px, found.sectors,
                            found.strength, share)
@@ -398,9 +421,9 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     if faint:
         # A rim whose edge is barely above the board's texture scatters its votes: its centre must show a clear,
         # round rim of the nominal size instead.
-        clear = ((found.support >= faint.min_support) & (found.sectors >= faint.min_sectors)
-                 & (found.residual_px <= faint.max_residual_px)
-                 & (np.abs(found.radii_px - radius_px) <= faint.max_radius_error * radius_px))
+        clear = _shows_rim(found, faint, radius_px)
+        if faint_elsewhere is not None:
+            clear = np.where(in_region, clear, _shows_rim(found, faint_elsewhere, radius_px))
         keep = np.where(share >= PEAK_VOTE_SHARE, keep, clear)
     found = found.filter(keep)
     order = np.argsort(-found.support, kind="stable")

@@ -137,6 +137,20 @@ CROKINOLE_FAINT_MAX_FACE_SPREAD = 15.0
 """Most upper-quartile Lab spread over a crokinole faint rim's face from its median: a disc's face is even
 (synthetic faint discs 7 to 14), grain is not (real photos 10 to 25)."""
 
+PRINTED_FAINT_RIMS = FaintRims(least_vote_share=0.03, min_support=0.85, min_sectors=7, least_screen_support=0.85)
+"""What a faint carrom rim over the board's lines and arcs must show (`printed_faint_region`): a printed line
+through a coin or beside it takes votes from its rim, and lines and arcs draw parts of coin-sized circles, never a
+whole one (stills 60000-60119: coins on print 0.85 to 1.0 of their rims seen at the first look and after fitting,
+print mostly under). A line's own votes pile into a ridge of weak peaks along it (about 370 per view from 0.02 of a
+full rim's votes, 80 from 0.03); the coins on it gather 0.03 and up."""
+
+PRINTED_FAINT_MIN_STEP_SHARE = 0.9
+"""Least colour-step share of such a rim (coins on print 0.9 to 1.0)."""
+
+PRINTED_FAINT_MAX_FACE_SPREAD = 30.0
+"""Most upper-quartile Lab spread over the face of a faint rim on print: a coin's face is one colour and its
+engraving (coins on print up to 22), lettering between the base lines and the star's points are not (36 and up)."""
+
 PRINT_CLEARANCE_MM = 3.0
 """Least gap between a faint rim and any printed figure (`clear_of_print`): the print's line width and blur."""
 
@@ -200,6 +214,7 @@ class PieceDetections:
     support : (n,) float ndarray, share of the rim seen, 0..1
     colour_lab : (n, 3) float ndarray, median 8-bit Lab colour of the piece's face
     surround_lab : (n, 3) float ndarray, median Lab just outside the piece
+    is_faint : (n,) bool ndarray, found from a rim with few votes, lone or wedged between others (default: none)
     """
 
     centres_mm: np.ndarray
@@ -208,13 +223,18 @@ class PieceDetections:
     support: np.ndarray
     colour_lab: np.ndarray
     surround_lab: np.ndarray
+    is_faint: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.is_faint is None:
+            object.__setattr__(self, "is_faint", np.zeros(len(self.radii_mm), bool))
 
     def __len__(self) -> int:
         return len(self.radii_mm)
 
     def filter(self, mask: np.ndarray) -> "PieceDetections":
         return PieceDetections(self.centres_mm[mask], self.radii_mm[mask], self.size[mask], self.support[mask],
-                               self.colour_lab[mask], self.surround_lab[mask])
+                               self.colour_lab[mask], self.surround_lab[mask], self.is_faint[mask])
 
     def join(self, other: "PieceDetections") -> "PieceDetections":
         """These detections followed by `other`'s."""
@@ -223,7 +243,8 @@ class PieceDetections:
                                np.concatenate([self.size, other.size]),
                                np.concatenate([self.support, other.support]),
                                np.vstack([self.colour_lab, other.colour_lab]),
-                               np.vstack([self.surround_lab, other.surround_lab]))
+                               np.vstack([self.surround_lab, other.surround_lab]),
+                               np.concatenate([self.is_faint, other.is_faint]))
 
     @classmethod
     def empty(cls) -> "PieceDetections":
@@ -434,6 +455,25 @@ def faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float)
     return np.ones(len(c), bool)
 
 
+def printed_faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float) -> np.ndarray:
+    """True for circles of `radius_mm` over carrom's printed lines, arcs, frame edge or pocket mouths, clear of the
+    centre figure and the base circles (others: all false).
+
+    There a faint rim may be a piece if it is whole (`PRINTED_FAINT_RIMS`). The centre figure and the base circles
+    are left out: their star points and filled circles raise several faint, whole-looking rims per view for
+    every coin lying on them, too many to verify within a read's time.
+    """
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    if not isinstance(board, CarromBoard):
+        return np.zeros(len(c), bool)
+    reach = radius_mm + PRINT_CLEARANCE_MM
+    bases = printed_discs_mm(board)[1:]
+    clear = np.hypot(c[:, None, 0] - bases[None, :, 0], c[:, None, 1] - bases[None, :, 1]).min(axis=1) > (
+        board.base_circle_diameter_mm / 2 + reach)
+    clear &= np.hypot(c[:, 0], c[:, 1]) > board.outer_circle_diameter_mm / 2 + reach
+    return clear & ~clear_of_print(c, board, radius_mm=radius_mm)
+
+
 def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: CarromBoard) -> np.ndarray:
     """True for circles drawn by printed outlines around bare board: the arrows' arcs, the centre circles.
 
@@ -492,7 +532,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     lab = view.lab
     edges = lab_edge_field(lab)
     s = view.px_per_mm
-    centres, radii, size_index, support, score, faint = [], [], [], [], [], []
+    centres, radii, size_index, support, score, faint, on_print = [], [], [], [], [], [], []
     mouths_px = None
     if isinstance(board, CarromBoard):
         # A dark pocket mouth hides the part of a coin's rim over it (a black coin over it shows little else).
@@ -509,14 +549,19 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         found = find_discs(edges, radius_px=size.radius_mm * s, min_support=min_support,
                            faint=faint_rims if is_faint_searched else None,
                            faint_region=lambda px, r=size.radius_mm: faint_region(view.to_mm(px), board, radius_mm=r),
-                           unseen_px=mouths_px)
+                           unseen_px=mouths_px,
+                           faint_elsewhere=PRINTED_FAINT_RIMS if isinstance(board, CarromBoard) else None,
+                           elsewhere_region=lambda px, r=size.radius_mm: printed_faint_region(view.to_mm(px), board,
+                                                                                              radius_mm=r))
         mm = view.to_mm(found.centres_px)
         r_mm = found.radii_px / s
         # The measured radius must be nearer this size than any other.
         nearest = np.argmin(np.abs(r_mm[:, None] - np.array([z.radius_mm for z in sizes])[None, :]), axis=1)
         ok = (nearest == k) & on_surface(mm, board, margin_mm=PARALLAX_MARGIN_MM)
         weak = found.vote_share < PEAK_VOTE_SHARE
-        ok &= ~weak | faint_region(mm, board, radius_mm=size.radius_mm)
+        printed_faint = weak & ~faint_region(mm, board, radius_mm=size.radius_mm)
+        ok &= ~printed_faint | (printed_faint_region(mm, board, radius_mm=size.radius_mm)
+                                & (found.support >= PRINTED_FAINT_RIMS.min_support))
         centres.append(mm[ok])
         radii.append(r_mm[ok])
         size_index.append(np.full(ok.sum(), k))
@@ -525,13 +570,15 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         # Where a large piece is, smaller circles fit inside its rim too; a clear large rim wins.
         score.append(found.support[ok] * fit - 0.02 * np.minimum(found.residual_px[ok], 10) + 0.1 * k)
         faint.append(weak[ok])
+        on_print.append(printed_faint[ok])
     centres_mm = np.vstack(centres) if centres else np.zeros((0, 2))
     radii_mm, size_arr = np.concatenate(radii), np.concatenate(size_index).astype(int)
     support_arr, score_arr, faint_arr = np.concatenate(support), np.concatenate(score), np.concatenate(faint)
+    on_print_arr = np.concatenate(on_print)
     if len(radii_mm) == 0:
         return PieceDetections.empty()
     steps = step_share(lab, view.to_px(centres_mm), radii_mm * s, offset_px=0.3 * sizes[0].radius_mm * s)
-    filled = steps >= np.where(faint_arr, FAINT_MIN_STEP_SHARE,
+    filled = steps >= np.where(faint_arr, np.where(on_print_arr, PRINTED_FAINT_MIN_STEP_SHARE, FAINT_MIN_STEP_SHARE),
                                MIN_STEP_SHARE_CARROM if isinstance(board, CarromBoard) else MIN_STEP_SHARE)
     # A light coin on a light board steps little in colour, but shows its whole rim: an open arc cannot.
     if isinstance(board, CarromBoard):
@@ -542,7 +589,8 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     found = _clear_pieces(candidates.filter(clear), score_arr[clear], edges, lab, view, sizes, board)
     # A faint rim only fills a gap the clear ones left: it never displaces one.
     weak = filled & faint_arr
-    found = found.join(_faint_pieces(candidates.filter(weak), score_arr[weak], found, lab, view, sizes, board))
+    found = found.join(_faint_pieces(candidates.filter(weak), score_arr[weak], found, lab, view, sizes, board,
+                                     on_print=on_print_arr[weak], edges=edges))
     # Measured on carrom coins (a couronne ring's face is its band; crokinole's 20-hole is a disc's size).
     looked_at = 0
     for _ in range(TOUCHING_ROUNDS if isinstance(board, CarromBoard) else 0):
@@ -615,7 +663,7 @@ def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
             & (np.linalg.norm(colour - surround, axis=1) >= TOUCHING_MIN_SURROUND_GAP))
     if isinstance(board, CarromBoard):
         keep &= (board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH) | (spread >= TOUCHING_MIN_SHADING)
-    more = PieceDetections(centres, radii, size_arr, support, colour, surround).filter(keep)
+    more = PieceDetections(centres, radii, size_arr, support, colour, surround, np.ones(len(centres), bool)).filter(keep)
     more = more.filter(_resolve_overlaps(more.centres_mm, more.radii_mm, more.support, allowed_overlap_mm=allowed_mm))
     printed = _printed_mask(found.join(more), lab, view, board=board, edges=edges, sizes=sizes)[len(found):]
     return more.filter(~printed)
@@ -677,16 +725,20 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
 
 
 def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: PieceDetections, lab: np.ndarray,
-                  view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel) -> PieceDetections:
-    """Pieces among faint rims (already clear of the print): on even board, clear of the pieces found, and a
-    large one only where none was found."""
+                  view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel, *, on_print: np.ndarray,
+                  edges: EdgeField) -> PieceDetections:
+    """Pieces among faint rims: on even board, clear of the pieces found, and a large one only where none was found.
+
+    `on_print` marks carrom rims over the board's print (`PRINTED_FAINT_RIMS`): judged by their face and as the
+    print itself is, not by the board around them, which the print makes busy.
+    """
     s = view.px_per_mm
     allowed_mm = 0.3 * sizes[0].radius_mm
     if len(found):
         free = _clear_of(candidates.centres_mm, found, candidates.radii_mm - allowed_mm)
         if (found.size == 1).any():
             free &= candidates.size == 0
-        candidates, score_arr = candidates.filter(free), score_arr[free]
+        candidates, score_arr, on_print = candidates.filter(free), score_arr[free], on_print[free]
     if len(candidates) == 0:
         return PieceDetections.empty()
     colour, surround = _colours(lab, view, candidates.centres_mm, candidates.size, sizes, board)
@@ -701,11 +753,14 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
         # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround.
         even = face_spread(lab, centres_px, surround, inner_px=1.15 * sizes[0].radius_mm * s,
                            radius_px=1.6 * sizes[0].radius_mm * s) <= FAINT_MAX_SURROUND_SPREAD
+    if on_print.any():
+        even = np.where(on_print, _coin_on_print(candidates, colour, surround, found, lab, view, sizes, board,
+                                                 edges=edges), even)
     if isinstance(board, CouronneBoard):
         # A ring's band is its team's colour; bare board between pieces and the print's lines draw faint rims too.
         even &= board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH
     faint = PieceDetections(candidates.centres_mm, candidates.radii_mm, candidates.size, candidates.support,
-                            colour, surround).filter(even)
+                            colour, surround, np.ones(len(candidates), bool)).filter(even)
     score_arr = score_arr[even]
     keep = _resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     large = np.nonzero(keep & (faint.size == 1))[0]
@@ -716,6 +771,22 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
         keep = _resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
         keep &= np.isfinite(score_arr)
     return faint.filter(keep)
+
+
+def _coin_on_print(candidates: PieceDetections, colour: np.ndarray, surround: np.ndarray, found: PieceDetections,
+                   lab: np.ndarray, view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel, *,
+                   edges: EdgeField) -> np.ndarray:
+    """True for faint carrom rims over the print that are coins: a face of one colour, not the print itself
+    (`_printed_mask`, `_printed_outline`)."""
+    s = view.px_per_mm
+    c = candidates.centres_mm
+    looked = PieceDetections(c, candidates.radii_mm, candidates.size, candidates.support, colour, surround)
+    face_even = face_spread(lab, view.to_px(c), colour, radius_px=0.6 * sizes[0].radius_mm * s) <= (
+        PRINTED_FAINT_MAX_FACE_SPREAD)
+    joined = found.join(looked)
+    printed = _printed_mask(joined, lab, view, board=board, edges=edges, sizes=sizes)[len(found):]
+    outline = _printed_outline(joined, lab, view, board=board)[len(found):]
+    return face_even & ~printed & ~outline
 
 
 def _away_from_pockets(centres_mm: np.ndarray, board: BoardModel, sizes: tuple[PieceSize, ...]) -> np.ndarray:
