@@ -74,8 +74,8 @@ class AnalysisRun:
         return step
 
     def _take(self, step: AnalysisStep) -> None:
-        if step.observations:
-            self._record(step)
+        if step.observations or step.reading is not None:
+            self._record(step)  # a reading without observations may still end a crokinole round (the board cleared)
         if step.reading is not None:
             self._last_reading = step.reading.to_json()
             self.readings_t_s.append(step.reading_t_s if step.reading_t_s is not None else step.t_s)
@@ -88,10 +88,12 @@ class AnalysisRun:
         before = dict(self.recorder.result.get("live", {}))
         entries = self.recorder.add(list(step.observations), step.reading)
         self._write_log(entries)
+        self.analyzer.round_ended = self.recorder.round_ended
         if entries and self.recorder.board_changed(before):
-            # A new board, round or game: the pieces are set up afresh, not moved by a stroke.
+            # A new board, round or game: the pieces are set up afresh, not moved by a stroke. A crokinole
+            # round ends with its board cleared: that reading is how the next round starts.
             self.analyzer.first_shooter = self.recorder.first_shooter_colour()
-            self.analyzer.new_board()
+            self.analyzer.new_board(from_last_reading=self.recorder.game == "crokinole")
 
     def _write_log(self, entries: list[dict[str, Any]]) -> None:
         for entry in entries:
@@ -119,6 +121,7 @@ class AnalysisRun:
         last = self.analyzer.finish()
         if last is not None:
             self._take(last)
+        self._write_log(self.recorder.finish())
         self._events.close()
         self._log.close()
         if self._writer is not None:

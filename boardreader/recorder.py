@@ -4,7 +4,9 @@ Vision says what it saw (a shot, pieces pocketed, a 20 in the hole); the rules
 engine knows whose turn it is, which colour each side plays and how many discs a
 round has. The recorder joins the two: each settled transition with a shot
 becomes a carrom or couronne stroke, and the last shot of a crokinole round
-becomes the round's entry. An entry the rules cannot allow is not forced into
+ends the round. Its entry waits for the board to be cleared: the discs that the
+rules remove after that shot (and 20s taken out of the hole again) are gone from
+the board the round is scored from. An entry the rules cannot allow is not forced into
 the log: it is kept aside for the referee with the reason.
 """
 
@@ -35,6 +37,8 @@ class MatchRecorder:
     _shots_in_round: int = 0
     _twenties: dict[str, int] = field(default_factory=dict)
     _round_review: bool = False
+    _ended_round: dict[str, Any] | None = None  # crokinole: the round whose last shot was played, not yet logged
+    _ended_reading: BoardReading | None = None  # ... and the last reading of its discs
 
     def __post_init__(self) -> None:
         self.log = [dict(self.match)]
@@ -49,28 +53,75 @@ class MatchRecorder:
     def is_over(self) -> bool:
         return self.result.get("winner") is not None
 
+    @property
+    def round_ended(self) -> bool:
+        """Crokinole: every disc of the round is shot; its entry waits for the board to be cleared."""
+        return self._ended_round is not None
+
     def add(self, observations: list[Observation], reading: BoardReading | None) -> list[dict[str, Any]]:
-        """Log entries made from one settled transition; an empty list when nothing scores."""
+        """Log entries made from one settled transition (with or without observations); [] when nothing scores."""
         if self.is_over:
             return []
+        shots = [o for o in observations if o.type == "shot"]
+        logged: list[dict[str, Any]] = []
+        if self._ended_round is not None:
+            if not shots:
+                return self._after_round(observations, reading)
+            logged = self._log_ended_round()  # the clearing was not seen: the next round has begun
+            if self.is_over:
+                return logged
         for o in observations:
-            if o.type == "sunk_20" and self.game == "crokinole":
+            if self.game != "crokinole":
+                continue
+            if o.type == "sunk_20":
                 # A shot disc seen only in the hole is the shooter's: shots alternate from the starter.
                 side = self.colour_side.get(o.piece) or self._shooter()
                 self._twenties[side] = self._twenties.get(side, 0) + 1
+            elif o.type == "off_board" and o.reason == "twenty_removed":
+                side = self.colour_side.get(o.piece) or self._shooter()
+                self._twenties[side] = max(0, self._twenties.get(side, 0) - 1)
         review = any(o.needs_review for o in observations)
         # A crokinole round is logged once, at its end: a doubt in any of its shots stays with it.
         self._round_review |= review and self.game == "crokinole"
-        shots = [o for o in observations if o.type == "shot"]
         if not shots:
-            return []
+            return logged
         if self.game == "crokinole":
-            entry = self._crokinole(observations, shots, reading)
-        else:
-            entry = self._stroke(observations, shots[0])
-        if entry is None:
-            return []
+            self._crokinole(shots, reading)
+            return logged
+        entry = self._stroke(observations, shots[0])
         if review:
+            entry["needs_review"] = True
+        return logged + self._append(entry)
+
+    def finish(self) -> list[dict[str, Any]]:
+        """Entries still waiting when the video ends (a crokinole round whose board was not cleared in view)."""
+        return self._log_ended_round() if self._ended_round is not None and not self.is_over else []
+
+    def _after_round(self, observations: list[Observation], reading: BoardReading | None) -> list[dict[str, Any]]:
+        """A transition without a shot after a round's last shot: removals by the rules, or the board cleared."""
+        entry = self._ended_round
+        for o in observations:
+            if o.type == "off_board" and o.reason == "twenty_removed":
+                side = self.colour_side.get(o.piece) or self._shooter()
+                entry["twenties"][side] = max(0, entry["twenties"].get(side, 0) - 1)
+            if o.needs_review:
+                entry["needs_review"] = True
+        if reading is not None and reading.pieces:
+            self._ended_reading = reading
+            return []
+        return self._log_ended_round()
+
+    def _log_ended_round(self) -> list[dict[str, Any]]:
+        entry, reading = self._ended_round, self._ended_reading
+        self._ended_round = self._ended_reading = None
+        discs = {side: [] for side in self.colour_side.values()}
+        for piece in reading.pieces:
+            if piece.kind in self.colour_side and piece.zone:
+                discs[self.colour_side[piece.kind]].append(piece.zone)
+        # Discs highest first, as score sheets list them.
+        entry = {"type": "round", "t": entry["t"],
+                 "discs": {side: sorted(values, reverse=True) for side, values in discs.items()}} | entry
+        if any(p.needs_review for p in reading.pieces):
             entry["needs_review"] = True
         return self._append(entry)
 
@@ -118,29 +169,24 @@ class MatchRecorder:
         other = sides[1] if starter == sides[0] else sides[0]
         return starter if self._shots_in_round % 2 == 0 else other
 
-    def _crokinole(self, observations: list[Observation], shots: list[Observation],
-                   reading: BoardReading | None) -> dict[str, Any] | None:
+    def _crokinole(self, shots: list[Observation], reading: BoardReading | None) -> None:
+        """Count the round's shots; after its last one the round waits for the board to be cleared."""
         self._shots_in_round += len(shots)
         discs_per_side = self.result["live"].get("discs_per_side") or 0
         if reading is None or self._shots_in_round < 2 * discs_per_side:
-            return None
-        # NCA 6: the round is scored from where the discs lie once every disc is shot.
-        discs = {side: [] for side in self.colour_side.values()}
-        for piece in reading.pieces:
-            if piece.kind in self.colour_side and piece.zone:
-                discs[self.colour_side[piece.kind]].append(piece.zone)
-        entry = {
+            return
+        # NCA 6: the round is scored from where the discs lie once every disc is shot (and removals made).
+        self._ended_round = {
             "type": "round",
             "t": round(shots[-1].t_s, 3),
-            "discs": {side: sorted(values, reverse=True) for side, values in discs.items()},  # as score sheets list them
-            "twenties": {side: self._twenties.get(side, 0) for side in discs},
+            "twenties": {side: self._twenties.get(side, 0) for side in self.colour_side.values()},
         }
-        if self._round_review or any(p.needs_review for p in reading.pieces):
-            entry["needs_review"] = True
+        if self._round_review:
+            self._ended_round["needs_review"] = True
+        self._ended_reading = reading
         self._shots_in_round = 0
         self._twenties = {}
         self._round_review = False
-        return entry
 
     def board_changed(self, before: dict[str, Any]) -> bool:
         """Whether the last entry ended a carrom board, crokinole round or game (the pieces are reset)."""

@@ -126,6 +126,7 @@ class BoardAnalyzer:
     settle: SettleSettings = field(default_factory=SettleSettings)
     read_in_background: bool = False
     first_shooter: str | None = None  # crokinole: the colour shooting first on each new board (set by the match)
+    round_ended: bool = False  # crokinole: every disc of the round is shot (set by the match): a clearing comes next
 
     def __post_init__(self) -> None:
         if self.locate is None:
@@ -144,12 +145,13 @@ class BoardAnalyzer:
         self._settled_frame: np.ndarray | None = None  # full frame of the last settled view
         self._read_frame: np.ndarray | None = None  # full frame of the last reading events were drawn from
         self._hole: HoleWatch | None = None  # crokinole
-        self._empty_hole_frame: np.ndarray | None = None  # crokinole: a full frame with the 20-hole empty
+        self._empty_frame: np.ndarray | None = None  # crokinole: a full frame with the 20-hole and the ditch empty
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="read") if self.read_in_background else None
         self._pending: tuple[Future, Frame, Motion | None] | None = None  # a reading under way
         self._unread: Motion | None = None  # the movement before a settled view that could not be read
         self._done: AnalysisStep | None = None  # a reading concluded, to go out with this frame's step
         self._opening: Frame | None = None  # the first frame the board was found in, until a reading
+        self._last_read: tuple[BoardReading, float, Motion] | None = None  # the reading events were last drawn from
 
     @property
     def board(self) -> BoardModel | None:
@@ -160,10 +162,18 @@ class BoardAnalyzer:
                             first_shooter=self.first_shooter, hole_radius_mm=pocket_radius_mm(self._board),
                             shooting_line_radius_mm=getattr(self._board, "shooting_line_diameter_mm", 0.0) / 2)
 
-    def new_board(self) -> None:
-        """The pieces are set up afresh (a new board or round): the next settled reading starts over."""
-        if self._board is not None:
-            self._inferer = self._new_inferer()
+    def new_board(self, *, from_last_reading: bool = False) -> None:
+        """The pieces are set up afresh (a new board or round): the next settled reading starts over.
+
+        With `from_last_reading`, the board as last read is already the new start (a cleared
+        crokinole board), so that the next reading's changes are the new round's.
+        """
+        if self._board is None:
+            return
+        self._inferer = self._new_inferer()
+        if from_last_reading and self._last_read is not None:
+            reading, t_s, motion = self._last_read
+            self._inferer.settled(reading, t_s, motion)
 
     def update(self, frame: Frame) -> AnalysisStep:
         step = self._update(frame)
@@ -222,8 +232,8 @@ class BoardAnalyzer:
             return False
         self._board = load_board(location.game, location.model)
         self._opening = frame
-        # A round starts with the 20-hole empty: the first sight of the board is how it looks empty.
-        self._empty_hole_frame = frame.image
+        # A round starts with the 20-hole and the ditch empty: the first sight of the board is how they look empty.
+        self._empty_frame = frame.image
         self._hole = None
         self._tracker = BoardTracker(self.locate)
         self._tracker.reset(location, frame.image)
@@ -243,17 +253,16 @@ class BoardAnalyzer:
         else:
             self._pockets = self._pockets.moved(self._homography, board=self._board, image_shape=image_shape)
         self._ditch = None
-        if isinstance(self._board, CrokinoleBoard):
-            self._ditch = DitchWatch(self._homography, board=self._board, shrink=self._gate.shrink,
-                                     image_shape=image_shape)
         h, w = image_shape
         moved = self._homography @ np.linalg.inv(previous) if previous is not None else None
         if isinstance(self._board, CrokinoleBoard):
             if moved is not None:
-                self._empty_hole_frame = cv2.warpPerspective(self._empty_hole_frame, moved, (w, h),
-                                                             borderMode=cv2.BORDER_REPLICATE)
-            self._hole = (HoleWatch(self._pockets, empty=self._empty_hole_frame) if self._hole is None
-                          else self._hole.moved(self._pockets, empty=self._empty_hole_frame))
+                self._empty_frame = cv2.warpPerspective(self._empty_frame, moved, (w, h),
+                                                        borderMode=cv2.BORDER_REPLICATE)
+            self._hole = (HoleWatch(self._pockets, empty=self._empty_frame) if self._hole is None
+                          else self._hole.moved(self._pockets, empty=self._empty_frame))
+            self._ditch = DitchWatch(self._homography, board=self._board, shrink=self._gate.shrink,
+                                     image_shape=image_shape, empty=self._empty_frame)
         if moved is not None and self._settled_frame is not None:
             # The last settled view, moved with the board: an arm is still seen against it.
             seen = cv2.warpPerspective(np.ones((h, w), np.uint8), moved, (w, h)) > 0
@@ -269,7 +278,7 @@ class BoardAnalyzer:
         if self._hole is not None:
             self._hole.update(frame.image, frame.t_s)
         if self._ditch is not None:
-            self._ditch.update(self._gate.free_change, frame.t_s)
+            self._ditch.update(self._gate.free_change, frame.t_s, frame.image)
         segment = self._segment
         if gate.is_moving or gate.is_occluded:
             segment.begin(frame.t_s)
@@ -287,10 +296,11 @@ class BoardAnalyzer:
             # Play began before the board ever settled (the video starts with a hand over it):
             # the board as first seen is the layout the first stroke changed.
             self._pending = (_Done(self.read(opening.image, homography=self._homography, board=self._board)),
-                             opening, None)
+                             opening, Motion(opening.t_s, None, ditch_discs=self._ditch_discs(opening.image)))
             self._conclude()
         hole_entries = self._hole.entries() if self._hole is not None else ()
-        motion = None
+        ditch_discs = self._ditch_discs(frame.image)
+        motion = Motion(frame.t_s, None, ditch_discs=ditch_discs) if ditch_discs else None
         if segment.start_s is not None or hole_entries:
             unchanged = None
             if self._read_frame is not None:
@@ -299,7 +309,8 @@ class BoardAnalyzer:
             strike_s = segment.strike_s(min_motion=MIN_STRIKE_MOTION[self.game])
             motion = Motion(start_s, strike_s, tuple(self._pockets.activity()), hole_entries,
                             self._hole is not None and self._hole.is_full, unchanged,
-                            self._ditch.landings() if self._ditch is not None else ())
+                            self._ditch.landings() if self._ditch is not None else (), ditch_discs,
+                            self._ditch.changes() if self._ditch is not None else ())
         self._segment = _Segment()
         self._pockets.reset()
         for watch in (self._ditch, self._hole):
@@ -314,6 +325,10 @@ class BoardAnalyzer:
                              frame, motion)
         return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
 
+    def _ditch_discs(self, image: np.ndarray) -> tuple[float, ...]:
+        """Crokinole: discs lying in each sector of the ditch (nothing for other games)."""
+        return self._ditch.discs(image) if self._ditch is not None else ()
+
     def _conclude(self) -> None:
         """Turn the reading under way (waiting for it) into observations."""
         if self._pending is None:
@@ -327,7 +342,9 @@ class BoardAnalyzer:
             self._unread = motion  # what moved counts towards the next reading
             return
         self._unread = None
+        self._inferer.round_ended = self.round_ended
         observations = self._inferer.settled(reading, frame.t_s, motion)
+        self._last_read = (reading, frame.t_s, Motion(frame.t_s, None, ditch_discs=motion.ditch_discs if motion else ()))
         self._read_frame = frame.image
         if self._done is not None:
             observations = list(self._done.observations) + observations

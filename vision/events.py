@@ -38,6 +38,11 @@ STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
 CROKINOLE_COLOURS = ("light", "dark")
 CLEARED_DISCS = 3  # crokinole: this many discs and more taken off an emptied board, nothing struck, is a clearing
 HIDDEN_IN_HOLE = "dark"  # crokinole: the disc colour that can lie in the 20-hole without changing its look
+# Crokinole: a ditch sector that gained this share of a disc's look takes part in an arrival, and
+# neighbouring sectors that gained this many discs between them (less what the sectors beside them
+# lost) had one come in: a disc come to rest against one lying there already shows only in part.
+ARRIVAL_SHARE = 0.1
+ARRIVAL_DISC = 0.2
 STRIKER_POCKET_ENERGY = 0.05  # a pocket's activity (PocketActivity.energy) that a striker dropping in makes at least
 
 
@@ -52,6 +57,7 @@ class Observation:
     confidence: float = 1.0
     needs_review: bool = False
     seen_t_s: float | None = None  # when the settled view it was drawn from was taken
+    reason: str | None = None  # off_board: "twenty_removed" when a 20 was taken out of the hole into the ditch
 
     def to_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {"t": round(self.t_s, 3), "type": self.type}
@@ -63,6 +69,8 @@ class Observation:
         record["needs_review"] = self.needs_review
         if self.seen_t_s is not None:
             record["seen_t"] = round(self.seen_t_s, 3)
+        if self.reason is not None:
+            record["reason"] = self.reason
         return record
 
 
@@ -80,7 +88,9 @@ class Motion:
     hole_entries: tuple[float, ...] = ()  # crokinole: when the 20-hole was seen to take something
     hole_full: bool = False  # crokinole: the 20-hole looks full at this settle
     unchanged: SpotCheck | None = None  # the image's word on whether a piece's spot changed
-    ditch: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) where something landed in the ditch
+    ditch: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) of each spell of motion in the ditch
+    ditch_discs: tuple[float, ...] = ()  # crokinole: discs lying in each sector of the ditch now (DitchWatch.discs)
+    ditch_changes: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) of any change of the ditch (arms too)
 
     def followed_by(self, later: Motion | None) -> Motion:
         """This movement and a `later` one as one (the settled view between them could not be read)."""
@@ -96,7 +106,7 @@ class Motion:
         strike_s = self.strike_s if self.strike_s is not None else later.strike_s
         return Motion(self.start_s, strike_s, tuple(pockets[i] for i in sorted(pockets)),
                       self.hole_entries + later.hole_entries, later.hole_full, later.unchanged,
-                      self.ditch + later.ditch)
+                      self.ditch + later.ditch, later.ditch_discs, self.ditch_changes + later.ditch_changes)
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
@@ -158,13 +168,17 @@ class EventInferer:
         self.game = game
         self._pockets_mm = np.array(pocket_centres_mm, float)
         self._hole_radius_mm = hole_radius_mm
-        self._over_hole = False  # crokinole: a disc lay over the hole's mouth at the last reading
+        self._over_hole: list[Piece] = []  # crokinole: discs that lay over the hole's mouth at the last reading
         self._shooting_line_mm = shooting_line_radius_mm
         self._waiting: _Track | None = None  # crokinole: a disc read on the shooting line before its shot
         self._tracks: list[_Track] = []
         self._ids = count()
         self._twenties: dict[str, int] = {}
+        self._ditch_discs: tuple[float, ...] = ()  # crokinole: discs lying in each ditch sector at the last reading
+        self._last_20s: list[str] = []  # crokinole: colours of the 20s of the last shot (an invalid one's are taken out)
+        self._last_shot_invalid = False  # crokinole: the last shot touched no opponent disc on the board (NCA 3c)
         self._started = False
+        self.round_ended = False  # crokinole: every disc is shot (the match says): a board emptied now is cleared
         # Crokinole: the colour of the last shot (as if before the first one, when its shooter is known).
         self._last_shot: str | None = None
         if first_shooter in CROKINOLE_COLOURS:
@@ -190,7 +204,8 @@ class EventInferer:
             for piece in reading.pieces:
                 self._new_track(piece, appeared_s=None)
             self._twenties = dict(reading.twenties)
-            self._over_hole = self._is_over_hole(reading)
+            self._over_hole = self._over_hole_discs(reading)
+            self._ditch_discs = motion.ditch_discs if motion is not None else ()
             return []
         motion = motion or Motion(t_s, None)
         shot_t_s = motion.strike_s if motion.strike_s is not None else motion.start_s
@@ -233,6 +248,8 @@ class EventInferer:
         busy = [a for a in motion.pockets if a.energy > 0]
         strikers_gone = [t for t in unmatched_tracks if t.kind == stroke_piece and t.appeared_s is None]
         missing = [t for t in unmatched_tracks if t.kind != stroke_piece and t.appeared_s is None]
+        touched = {t.track_id for t in missing} | {t.track_id for t, _ in moved_really}
+        on_board_before = [t for t in self._tracks if t.appeared_s is None]
         for track in unmatched_tracks:
             if track.appeared_s is not None:
                 self._tracks.remove(track)  # a tentative piece not seen again was never there
@@ -266,8 +283,8 @@ class EventInferer:
         if waiting:
             self._waiting = new_tracks[0]
 
-        # Crokinole: when each disc landed in the ditch, if it was seen landing (after the strike).
-        landings = [landing for landing in motion.ditch if motion.strike_s is None or landing[0] >= motion.strike_s]
+        # Crokinole: the discs come into the ditch, and when each landed (None: not seen landing).
+        landings = self._ditch_landings(motion)
         entries = self._hole_entries(reading, motion, shot_t_s) if self.game == "crokinole" else []
         shot_disc = self._last_shot if is_stroke and not shot_seen else None
         for when in entries:
@@ -280,7 +297,7 @@ class EventInferer:
             if hidden is not None:
                 observations.append(hidden)
                 entries = [hidden.t_s]
-        cleared = not reading.pieces and len(missing) >= CLEARED_DISCS
+        cleared = not reading.pieces and (len(missing) >= CLEARED_DISCS or (self.round_ended and missing))
         if self.game == "crokinole" and motion.strike_s is None and cleared:
             # Every disc taken off with nothing struck: the board cleared for the next round, not removals.
             for track in missing:
@@ -288,7 +305,8 @@ class EventInferer:
             missing = []
         for track in missing:
             if track.missing_since_s is None:
-                track.missing_since_s = self._landing(track, landings) if landings else shot_t_s
+                landed_s = self._landing(track, landings) if landings else None
+                track.missing_since_s = landed_s if landed_s is not None else shot_t_s
             track.missed += 1
             explained = bool(busy) and self.game in STROKE_PIECES and track.missed == 1
             if explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
@@ -296,9 +314,16 @@ class EventInferer:
                 self._tracks.remove(track)
         observations += self._striker_gone(strikers_gone, vanished, is_stroke, busy, observations)
         if self.game == "crokinole":
+            # The last shot's 20s taken out again come first: before this view's shot, if there is one.
+            observations += self._twenties_removed(landings, motion)
             if is_stroke and motion.strike_s is not None and not shot_seen and not entries:
                 observations += self._shot_disc_off(landings, shot_t_s)
             observations += self._sunk(reading, motion, shot_t_s)
+            if is_stroke and motion.strike_s is not None:
+                self._last_20s = [o.piece for o in observations
+                                  if o.type == "sunk_20" and o.piece is not None and o.reason is None]
+                opponents = [t.track_id for t in on_board_before if t.kind != self._last_shot]
+                self._last_shot_invalid = bool(opponents) and not touched.intersection(opponents)
             for track in new_tracks:
                 track.appeared_s = None  # the shot disc: no placement to confirm
         return sorted((replace(o, seen_t_s=t_s) for o in observations), key=lambda o: o.t_s)
@@ -372,12 +397,64 @@ class EventInferer:
         gap = [abs((angle - bearing + np.pi) % (2 * np.pi) - np.pi) for _, angle in landings]
         return landings.pop(int(np.argmin(gap)))[0]
 
-    def _shot_disc_off(self, landings: list[tuple[float, float]], shot_t_s: float) -> list[Observation]:
+    def _shot_disc_off(self, landings: list[tuple[float | None, float]], shot_t_s: float) -> list[Observation]:
         """A shot whose disc is nowhere on the board nor in the hole: it went to the ditch."""
         if self._last_shot is None:
             return []
-        when = min(t_s for t_s, _ in landings) if landings else shot_t_s
+        when = min((t_s for t_s, _ in landings if t_s is not None), default=shot_t_s)
         return [Observation(when, "off_board", self._last_shot, confidence=0.6, needs_review=True)]
+
+    def _twenties_removed(self, landings: list[tuple[float | None, float]], motion: Motion) -> list[Observation]:
+        """The last shot's 20s taken out of the hole into the ditch again (NCA 3c: the shot was invalid).
+
+        The shot touched no opponent disc while there were some on the board: the rules take
+        out what it sank. Without that, discs put into the ditch by hand with none gone from
+        the surface are 20s taken out too. A valid 20 is set aside off the board instead.
+        Each is timed by its arrival in the ditch before this view's strike, else when the
+        board began to change.
+        """
+        if not self._last_20s:
+            return []
+        before = [i for i, (t_s, _) in enumerate(landings)
+                  if motion.strike_s is None or (t_s is not None and t_s < motion.strike_s)]
+        if self._last_shot_invalid:
+            count = len(self._last_20s)
+        elif motion.strike_s is None:
+            count = min(len(before), len(self._last_20s))
+        else:
+            count = 0
+        observations = []
+        for _ in range(count):
+            t_s = landings.pop(before.pop(0) - len(observations))[0] if before else None
+            observations.append(Observation(t_s if t_s is not None else motion.start_s, "off_board",
+                                            self._last_20s.pop(), confidence=0.6, needs_review=True,
+                                            reason="twenty_removed"))
+        self._last_20s, self._last_shot_invalid = [], False
+        return observations
+
+    def _ditch_landings(self, motion: Motion) -> list[tuple[float | None, float]]:
+        """(t_s or None, angle) of each disc come into the ditch since the last reading.
+
+        With the discs lying in the ditch counted at both readings, each arrival is timed by
+        the last spell of motion in its sectors (after the strike); without them, every
+        spell after the strike counts as a landing.
+        """
+        strike_s = motion.strike_s
+        spells = [(t_s, angle) for t_s, angle in motion.ditch if strike_s is None or t_s >= strike_s]
+        before, self._ditch_discs = self._ditch_discs, motion.ditch_discs or self._ditch_discs
+        if not motion.ditch_discs or len(before) != len(motion.ditch_discs):
+            return [(t_s, angle) for t_s, angle in spells]
+        landings = []
+        for angle, count in _arrivals(np.array(motion.ditch_discs) - np.array(before)):
+            reach = np.pi / len(before) * (count + 2)
+            near = [t_s for t_s, a in motion.ditch if _angle_apart(a, angle) <= reach]
+            # Knocked off after the strike, or else put there by hand before it (a removal the
+            # board did not settle after before the next shot), which only the ditch's own change shows.
+            after = [t_s for t_s in near if strike_s is None or t_s >= strike_s]
+            put = [t_s for t_s, a in motion.ditch_changes
+                   if _angle_apart(a, angle) <= reach and (strike_s is None or t_s < strike_s)]
+            landings += [(max(after) if after else max(near + put, default=None), angle)] * count
+        return landings
 
     def _gone(self, track: _Track, busy: list[PocketActivity]) -> Observation:
         when = track.missing_since_s
@@ -420,13 +497,16 @@ class EventInferer:
         """When discs came to lie in the 20-hole since the last reading.
 
         The hole's look says when it took something; a disc now read lying over its mouth
-        (a leaner) is what a new fill was. A disc that lay over the mouth and is gone, with
-        the hole still full, fell in without the look changing.
+        (a leaner) is what a new fill was, one per disc come to lie there. A disc that lay over
+        the mouth and is gone, with none left there and the hole still full, fell in without
+        the look changing.
         """
-        over = self._is_over_hole(reading)
+        over = self._over_hole_discs(reading)
+        came = [p for p in over if all(np.hypot(p.x_mm - q.x_mm, p.y_mm - q.y_mm) > MOVED_MM for q in self._over_hole)]
         entries = list(motion.hole_entries)
-        if over and not self._over_hole and entries:
-            entries.pop()
+        if came and entries:
+            # Each disc come to lie over the mouth filled its look once (another may have left it).
+            del entries[max(0, len(entries) - len(came)):]
         elif self._over_hole and not over and motion.hole_full and not entries:
             entries.append(shot_t_s)
         self._over_hole = over
@@ -465,10 +545,12 @@ class EventInferer:
         """Crokinole: whether a disc lies where discs are set down to be shot (on or beyond the shooting line)."""
         return self._shooting_line_mm > 0 and np.hypot(track.x_mm, track.y_mm) >= self._shooting_line_mm - track.r_mm
 
-    def _is_over_hole(self, reading: BoardReading) -> bool:
-        """Crokinole: whether a disc read lies over the hole's mouth (the part its look is taken from)."""
+    def _over_hole_discs(self, reading: BoardReading) -> list[Piece]:
+        """Crokinole: the discs read lying over the hole's mouth (the part its look is taken from)."""
+        if self.game != "crokinole":
+            return []
         reach_mm = MOUTH_SHARE * self._hole_radius_mm
-        return self.game == "crokinole" and any(np.hypot(p.x_mm, p.y_mm) < reach_mm + p.r_mm for p in reading.pieces)
+        return [p for p in reading.pieces if np.hypot(p.x_mm, p.y_mm) < reach_mm + p.r_mm]
 
     def _into_hole(self, missing: list[_Track], when: float, shot_disc: str | None) -> Observation:
         """A disc came to lie in the hole: the vanished disc nearest to it, or the unseen shot disc (`shot_disc`).
@@ -497,6 +579,35 @@ class EventInferer:
             observations += [Observation(when, "sunk_20", kind)] * max(0, seen - self._twenties.get(kind, 0))
         self._twenties = dict(reading.twenties)
         return observations
+
+
+def _arrivals(rise: np.ndarray) -> list[tuple[float, int]]:
+    """(angle, discs) of each run of neighbouring ditch sectors that gained discs (`rise` per sector)."""
+    n = len(rise)
+    gained = rise >= ARRIVAL_SHARE
+    if gained.all() or not gained.any():
+        return []  # all of it at once: the light or the view changed, not discs
+    start = int(np.flatnonzero(~gained)[0])  # runs are read from a sector that gained nothing
+    runs, run = [], []
+    for i in range(start, start + n + 1):
+        sector = i % n
+        if gained[sector] and i < start + n:
+            run.append(sector)
+        elif run:
+            runs.append(run)
+            run = []
+    arrivals = []
+    for run in runs:
+        # A disc lying in the ditch nudged along it leaves a sector beside the one it comes into.
+        beside = [(run[0] - 1) % n, (run[-1] + 1) % n]
+        total = float(rise[run].sum() + np.minimum(rise[beside], 0.0).sum())
+        if total < ARRIVAL_DISC:
+            continue
+        angles = (np.array(run) + 0.5) * 2 * np.pi / n
+        weights = rise[run]
+        angle = float(np.arctan2((weights * np.sin(angles)).sum(), (weights * np.cos(angles)).sum()) % (2 * np.pi))
+        arrivals.append((angle, max(1, round(total))))
+    return arrivals
 
 
 def _angle_apart(a: float, b: float) -> float:

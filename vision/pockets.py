@@ -11,6 +11,7 @@ few small patches per frame: a fraction of a millisecond.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 import cv2
@@ -26,6 +27,11 @@ PIXEL_CHANGE = 20  # a pixel changed when a colour channel moved this much
 BUSY_SHARE = 0.01  # share of the watched pixels changed in a frame (beyond the wider ring's) that is a piece
 DITCH_SECTORS = 24  # the crokinole ditch is watched in this many sectors ...
 DITCH_LANDING_SHARE = 0.05  # ... a share of a sector's pixels changing on their own is a disc landing there
+DITCH_MAX_SPELLS = 2000  # spells of motion in the ditch kept between settled views (a crowd in view: the last ones)
+DITCH_APPROACH_MM = 20.0  # ... from this far inside the surface's edge to the ditch's outer edge
+DITCH_EDGE_MM = 4.0
+DITCH_SAMPLE_STEP = 4  # any change of the ditch is looked for on every this many of its pixels  # lying discs are counted this far clear of the ditch's edges
+DITCH_DISC_CHANGE = 40  # a ditch pixel this far from its empty look (largest channel change) shows a disc
 EDGE_BAND_FRACTION = 0.03  # a surface cut by the picture's edge is watched for arms this deep (share of the picture)
 GLOBAL_POCKETS = 3  # this many pockets changing in the same frame is the board bumped or the light, not pieces
 MOUTH_SHARE = 0.8  # a pocket's mouth: inside this share of its radius (clear of its rim)
@@ -199,11 +205,14 @@ class HoleWatch:
 
 
 class DitchWatch:
-    """Crokinole: when discs landed in the ditch, from the free motion seen in each sector of it.
+    """Crokinole: discs that went into the ditch, and when they landed there.
 
-    A disc knocked off crosses the surface's edge into the ditch: the first frame a
-    sector of the ditch changed on its own (not under an arm: the gate's free change)
-    is when a disc left the board there.
+    Two measures. Per frame, the free motion seen in each sector of the ditch and the
+    surface's edge beside it (not under an arm: the gate's free change): every spell of it is kept, since a hand passing over
+    a sector before the shot must not hide the landing that comes after. At a settled
+    view, how many discs lie in each sector: the ditch compared with its empty look (the
+    first sight of the board). A disc that arrives at a settle was knocked off (or put
+    there by hand); when it came is the last spell of motion in its sector.
 
     Parameters
     ----------
@@ -213,41 +222,110 @@ class DitchWatch:
     shrink : callable
         A full-frame mask into the small view the free change is measured in (`SettleGate.shrink`).
     image_shape : (H, W) of the frames.
+    empty : (H, W, 3) uint8 ndarray, optional
+        A frame with the ditch empty, in the current view; without one, discs lying there are not counted.
     """
 
-    def __init__(self, homography: np.ndarray, *, board: CrokinoleBoard, shrink, image_shape: tuple[int, int]):
+    def __init__(self, homography: np.ndarray, *, board: CrokinoleBoard, shrink, image_shape: tuple[int, int],
+                 empty: np.ndarray | None = None):
         angles = np.linspace(0, 2 * np.pi, DITCH_SECTORS + 1)
         inner, outer = board.surface_radius_mm, board.surface_radius_mm + board.ditch_width_mm
         self._angles = (angles[:-1] + angles[1:]) / 2
         labels = None
+        full_labels = np.full(image_shape, DITCH_SECTORS, np.intp)
         for sector, (a0, a1) in enumerate(zip(angles[:-1], angles[1:])):
             arc = np.linspace(a0, a1, 8)
-            outline = np.concatenate([np.column_stack([np.cos(arc), np.sin(arc)]) * inner,
+            # Motion is watched from just inside the surface's edge: a disc entering the ditch
+            # touches the frame beside it, which makes its change an arm's, not free.
+            outline = np.concatenate([np.column_stack([np.cos(arc), np.sin(arc)]) * (inner - DITCH_APPROACH_MM),
                                       np.column_stack([np.cos(arc[::-1]), np.sin(arc[::-1])]) * outer])
             small = shrink(_fill(project(homography, outline), image_shape))
             if labels is None:
                 labels = np.full(small.shape, DITCH_SECTORS, np.intp)
             labels[small] = sector
+            # Lying discs are counted clear of the ditch's edges, which a slight parallax shifts.
+            lying = np.concatenate([np.column_stack([np.cos(arc), np.sin(arc)]) * (inner + DITCH_EDGE_MM),
+                                    np.column_stack([np.cos(arc[::-1]), np.sin(arc[::-1])]) * (outer - DITCH_EDGE_MM)])
+            full_labels[_fill(project(homography, lying), image_shape)] = sector
         self._labels = labels
         sizes = np.bincount(labels.ravel(), minlength=DITCH_SECTORS + 1)[:DITCH_SECTORS]
         self._min_px = np.maximum(2, DITCH_LANDING_SHARE * sizes)
-        self._first_s: list[float | None] = [None] * DITCH_SECTORS
+        self._active = np.zeros(DITCH_SECTORS, bool)
+        self._spells: deque[tuple[float, int]] = deque(maxlen=DITCH_MAX_SPELLS)
+        where = np.flatnonzero(full_labels.ravel() < DITCH_SECTORS)
+        self._pixels = where[np.argsort(full_labels.ravel()[where], kind="stable")]
+        self._sector_of_pixel = full_labels.ravel()[self._pixels]
+        self._sector_px = np.bincount(self._sector_of_pixel, minlength=DITCH_SECTORS).astype(float)
+        sector_mm2 = np.pi * ((outer - DITCH_EDGE_MM) ** 2 - (inner + DITCH_EDGE_MM) ** 2) / DITCH_SECTORS
+        self._disc_share = np.pi * (board.disc_diameter_mm / 2) ** 2 / sector_mm2
+        self._empty = None if empty is None else self._ring(empty)
+        # Any change of the ditch itself (arms too), on a sample of its pixels: a disc put there by hand
+        # touches the frame beside it, so its change is never free.
+        self._sample = self._pixels[::DITCH_SAMPLE_STEP]
+        self._sample_sector = self._sector_of_pixel[::DITCH_SAMPLE_STEP]
+        self._sample_min_px = np.maximum(2, DITCH_LANDING_SHARE * np.bincount(self._sample_sector,
+                                                                              minlength=DITCH_SECTORS))
+        self._previous_sample: np.ndarray | None = None
+        self._changing = np.zeros(DITCH_SECTORS, bool)
+        self._changes: deque[tuple[float, int]] = deque(maxlen=DITCH_MAX_SPELLS)
 
-    def update(self, free_change: np.ndarray | None, t_s: float) -> None:
-        """Record the sectors where something moved on its own in this frame (the gate's `free_change`)."""
+    def _ring(self, image: np.ndarray) -> np.ndarray:
+        return image.reshape(-1, image.shape[2])[self._pixels].astype(np.float32)
+
+    def update(self, free_change: np.ndarray | None, t_s: float, image: np.ndarray | None = None) -> None:
+        """Record the sectors where something moved on its own in this frame (the gate's `free_change`),
+        and, given the frame (`image`), where the ditch changed at all."""
+        if image is not None:
+            sample = image.reshape(-1, image.shape[2])[self._sample].astype(np.int16)
+            if self._previous_sample is not None:
+                changed = np.abs(sample - self._previous_sample).max(axis=1) > PIXEL_CHANGE
+                counts = np.bincount(self._sample_sector[changed], minlength=DITCH_SECTORS)
+                changing = counts >= self._sample_min_px
+                for sector in np.flatnonzero(changing & ~self._changing):
+                    self._changes.append((t_s, int(sector)))
+                self._changing = changing
+            self._previous_sample = sample
         if free_change is None:
+            self._active[:] = False
             return
         counts = np.bincount(self._labels[free_change], minlength=DITCH_SECTORS + 1)[:DITCH_SECTORS]
-        for sector in np.flatnonzero(counts >= self._min_px):
-            if self._first_s[sector] is None:
-                self._first_s[sector] = t_s
+        active = counts >= self._min_px
+        for sector in np.flatnonzero(active & ~self._active):
+            self._spells.append((t_s, int(sector)))
+        self._active = active
 
     def landings(self) -> tuple[tuple[float, float], ...]:
-        """(t_s, angle in radians on the board) of each sector something landed in since the last reset."""
-        return tuple((t_s, float(self._angles[i])) for i, t_s in enumerate(self._first_s) if t_s is not None)
+        """(t_s, angle in radians on the board) of each spell of motion in a sector since the last reset."""
+        return tuple((t_s, float(self._angles[sector])) for t_s, sector in self._spells)
+
+    def changes(self) -> tuple[tuple[float, float], ...]:
+        """(t_s, angle) of each spell of any change of the ditch in a sector (arms too) since the last reset."""
+        return tuple((t_s, float(self._angles[sector])) for t_s, sector in self._changes)
+
+    def discs(self, image: np.ndarray) -> tuple[float, ...]:
+        """How many discs lie in each sector of the ditch in `image` (fractions: a disc across two sectors).
+
+        Pixels unlike the empty ditch, once each sector's light is divided out (the median
+        of a sector is its ditch, since a disc covers a small share of it), over a disc's
+        share of the sector. Empty when no empty look was given.
+        """
+        if self._empty is None:
+            return ()
+        now = self._ring(image)
+        bounds = np.concatenate([[0], np.cumsum(self._sector_px).astype(int)])
+        changed = np.zeros(DITCH_SECTORS)
+        for sector in range(DITCH_SECTORS):
+            part, empty = now[bounds[sector]:bounds[sector + 1]], self._empty[bounds[sector]:bounds[sector + 1]]
+            if not len(part):
+                continue
+            gain = (np.median(part, axis=0) + 1) / (np.median(empty, axis=0) + 1)
+            unlike = np.abs(part - np.minimum(empty * gain, 255)).max(axis=1) > DITCH_DISC_CHANGE
+            changed[sector] = np.count_nonzero(unlike) / len(part)
+        return tuple(float(v) for v in changed / self._disc_share)
 
     def reset(self) -> None:
-        self._first_s = [None] * DITCH_SECTORS
+        self._spells.clear()
+        self._changes.clear()
 
 
 def board_masks(homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

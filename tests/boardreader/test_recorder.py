@@ -37,30 +37,57 @@ def test_couronne_own_and_opponent_rings_follow_the_turn():
     assert entries[0]["pocketed"] == {"own": 1, "opponent": 1}
 
 
-def test_crokinole_round_is_logged_after_the_last_shot_from_where_the_discs_lie():
-    recorder = MatchRecorder({"type": "match", "game": "crokinole", "preset": "nca", "sides": ["A", "B"]})
+CROKINOLE = {"type": "match", "game": "crokinole", "preset": "nca", "sides": ["A", "B"]}
+EMPTY = BoardReading("crokinole", ())
+
+
+def test_crokinole_round_is_logged_once_its_board_is_cleared_from_where_the_discs_lay_after_removals():
+    recorder = MatchRecorder(CROKINOLE)
     per_side = recorder.result["live"]["discs_per_side"]
     board = BoardReading("crokinole", (Piece("dark", 250, 0, 16, 0.9, zone=5),
                                        Piece("light", 0, 50, 16, 0.9, zone=15),
                                        Piece("dark", 150, 0, 16, 0.9, zone=10),
-                                       Piece("dark", 0, 290, 16, 0.9, zone=0)))
+                                       Piece("dark", 0, 290, 16, 0.9, zone=0),
+                                       Piece("light", 0, -120, 16, 0.9, zone=10)))
     for i in range(2 * per_side - 1):
         assert recorder.add([shot(i, "light" if i % 2 else "dark")], board) == []
     recorder.add([Observation(40.0, "sunk_20", "dark")], board)  # not a shot: counted for the round
-    entries = recorder.add([shot(50.0, "light")], board)
-    assert entries[0]["type"] == "round"
+    assert recorder.add([shot(50.0, "light")], board) == [] and recorder.round_ended
+    # The last shot was invalid: the rules take its disc off before the round is scored.
+    removed = BoardReading("crokinole", board.pieces[:4])
+    assert recorder.add([Observation(51.5, "off_board", "light")], removed) == []
+    entries = recorder.add([], EMPTY)
+    assert entries[0]["type"] == "round" and entries[0]["t"] == 50.0
     assert entries[0]["discs"] == {"A": [15], "B": [10, 5]}  # highest first, as the simulator's truth lists them
     assert entries[0]["twenties"] == {"A": 0, "B": 1}
+    assert not recorder.round_ended
+
+
+def test_crokinole_a_20_taken_out_of_the_hole_again_does_not_count_even_after_the_last_shot():
+    board = BoardReading("crokinole", (Piece("light", 0, -120, 16, 0.9, zone=10),))
+    for last in (False, True):
+        recorder = MatchRecorder(CROKINOLE)
+        shots = 2 * recorder.result["live"]["discs_per_side"]
+        at = shots - 1 if last else shots - 2
+        for i in range(shots):
+            observations = [shot(i, "light" if i % 2 else "dark")]
+            if i == at:
+                observations.append(Observation(i + 0.5, "sunk_20", "dark"))
+            recorder.add(observations, board)
+            if i == at:
+                recorder.add([Observation(i + 0.9, "off_board", "dark", reason="twenty_removed")], board)
+        entries = recorder.add([], EMPTY)
+        assert entries[0]["type"] == "round" and entries[0]["twenties"] == {"A": 0, "B": 0}, last
 
 
 def test_crokinole_a_20_of_unknown_colour_goes_to_the_shooter():
-    recorder = MatchRecorder({"type": "match", "game": "crokinole", "preset": "nca", "sides": ["A", "B"]})
+    recorder = MatchRecorder(CROKINOLE)
     live = recorder.result["live"]
     second = "B" if live["starter"] == "A" else "A"
-    empty = BoardReading("crokinole", ())
-    recorder.add([shot(1.0)], empty)  # the starter's shot
-    recorder.add([shot(4.0, None), Observation(4.3, "sunk_20", None, needs_review=True)], empty)
+    recorder.add([shot(1.0)], EMPTY)  # the starter's shot
+    recorder.add([shot(4.0, None), Observation(4.3, "sunk_20", None, needs_review=True)], EMPTY)
     for i in range(2 * live["discs_per_side"] - 3):
-        recorder.add([shot(10.0 + i)], empty)
-    entries = recorder.add([shot(60.0)], empty)
+        recorder.add([shot(10.0 + i)], EMPTY)
+    assert recorder.add([shot(60.0)], EMPTY) == []
+    entries = recorder.finish()  # the video ended before the board was cleared
     assert entries[0]["twenties"][second] == 1 and entries[0]["needs_review"]

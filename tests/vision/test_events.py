@@ -1,5 +1,6 @@
 """Event inference between settled readings, on hand-made readings."""
 
+import numpy as np
 import pytest
 
 from calibration.geometry import load_board
@@ -171,10 +172,12 @@ def test_crokinole_a_disc_knocked_off_is_timed_by_its_landing_in_the_ditch_and_t
 def test_crokinole_a_shot_straight_into_the_hole_is_the_shooters_20_when_the_match_says_who_starts():
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="dark")
     inf.settled(reading(("light", 250, 0), game="crokinole"), 0.0, None)
-    same = reading(("light", 250, 0), game="crokinole")
-    observations = inf.settled(same, 2.0, Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_entries=(1.5,), hole_full=True))
+    # Dark's unseen disc knocks the light one on and drops into the hole (a valid shot).
+    knocked = reading(("light", 262, 5), game="crokinole")
+    observations = inf.settled(knocked, 2.0, Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_entries=(1.5,),
+                                                    hole_full=True))
     assert kinds(observations) == [("shot", "dark", None), ("sunk_20", "dark", None)]
-    assert kinds(inf.settled(reading(("light", 250, 0), ("light", 90, 40), game="crokinole"), 4.0,
+    assert kinds(inf.settled(reading(("light", 262, 5), ("light", 90, 40), game="crokinole"), 4.0,
                              Motion(3.0, 3.1))) == [("shot", "light", None)]
 
 
@@ -275,3 +278,99 @@ def test_crokinole_only_a_dark_disc_can_hide_in_the_hole_unseen_a_light_one_gone
         observations = inf.settled(reading(("dark", 250, 0), game="crokinole"), 2.0, Motion(1.0, 1.1, hole))
         gone = [o for o in observations if o.type in ("sunk_20", "off_board")]
         assert [(o.type, o.piece) for o in gone] == [(expected, colour)], colour
+
+
+def ditch_with(*sectors, n=24):
+    """Discs lying in each of `n` ditch sectors: one in each sector named."""
+    return tuple(float(sectors.count(i)) for i in range(n))
+
+
+def sector_angle(i, n=24):
+    return (i + 0.5) * 2 * np.pi / n
+
+
+def test_crokinole_discs_come_into_the_ditch_are_timed_by_their_sector_and_a_hand_there_is_no_landing():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    inf.settled(reading(("dark", 250, 0), ("dark", 0, 100), game="crokinole"), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+    # Light's shot: the hand's fingers over the ditch at the shooter's side (sector 18) just after the strike,
+    # the dark disc east knocked into the ditch (sector 0) at 1.9 s; the other dark disc went into the hole unseen.
+    spells = ((1.15, sector_angle(18)), (1.9, sector_angle(0)), (1.3, sector_angle(23)))
+    after = reading(("light", 150, 20), game="crokinole")
+    motion = Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.6),), ditch=spells, ditch_discs=ditch_with(0))
+    observations = inf.settled(after, 2.5, motion)
+    assert [(o.type, o.piece, o.t_s) for o in observations] == [
+        ("shot", "light", 1.1), ("sunk_20", "dark", 1.6), ("off_board", "dark", 1.9)]
+
+
+def test_crokinole_a_20_put_into_the_ditch_after_an_invalid_shot_is_taken_off():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="dark")
+    inf.settled(reading(("light", 250, 0), game="crokinole"), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+    # Dark's disc goes straight into the hole, hitting nothing: seen in the hole.
+    shot = inf.settled(reading(("light", 250, 0), game="crokinole"), 2.0,
+                       Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_entries=(1.5,), hole_full=True,
+                              ditch_discs=ditch_with()))
+    assert [(o.type, o.piece) for o in shot] == [("shot", "dark"), ("sunk_20", "dark")]
+    # The referee takes it out into the ditch on dark's side: nothing gone from the surface.
+    removal = inf.settled(reading(("light", 250, 0), game="crokinole"), 3.5,
+                          Motion(2.9, None, ditch=((2.9, sector_angle(6)),), ditch_discs=ditch_with(6)))
+    assert [(o.type, o.piece, o.reason, o.t_s) for o in removal] == [("off_board", "dark", "twenty_removed", 2.9)]
+    # A disc taken out of the ditch (the board cleared later) is no arrival.
+    assert inf.settled(reading(("light", 250, 0), game="crokinole"), 5.0,
+                       Motion(4.5, None, ditch_discs=ditch_with())) == []
+
+
+def test_crokinole_a_second_disc_come_to_rest_over_the_hole_beside_a_first_is_no_20():
+    inf = crokinole_inferer(("dark", 250, 0), ("dark", -4, 21))
+    both = reading(("dark", 250, 0), ("dark", -4, 21), ("light", -5, -21), game="crokinole")
+    observations = inf.settled(both, 2.0, Motion(1.0, 1.1, hole_entries=(1.5,), hole_full=True))
+    assert "sunk_20" not in [o.type for o in observations]
+
+
+def test_crokinole_a_disc_come_over_the_hole_as_another_was_knocked_off_it_is_no_20():
+    inf = crokinole_inferer(("dark", 250, 0), ("light", -4, 21))
+    swapped = reading(("dark", 250, 0), ("light", -60, 90), ("dark", 17, 0), game="crokinole")
+    observations = inf.settled(swapped, 2.0, Motion(1.0, 1.1, hole_entries=(1.5,), hole_full=False))
+    assert "sunk_20" not in [o.type for o in observations]
+
+
+def test_crokinole_an_invalid_shots_20_is_taken_off_even_when_the_next_shot_comes_before_a_settle():
+    # Seen arriving in the ditch (a change of the ditch only: the gate saw no motion before the hand
+    # came in at 3.4 s), or hidden there behind another disc (no arrival): then when the board began to change.
+    for ditch_discs, expected_s in ((ditch_with(6), 2.9), (ditch_with(), 3.4)):
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="dark")
+        inf.settled(reading(("light", 250, 0), game="crokinole"), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+        inf.settled(reading(("light", 250, 0), game="crokinole"), 2.0,
+                    Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_entries=(1.5,), hole_full=True,
+                           ditch_discs=ditch_with()))
+        merged = inf.settled(reading(("light", 250, 0), ("light", 90, 40), game="crokinole"), 5.0,
+                             Motion(3.4, 4.1, ditch_discs=ditch_discs, ditch_changes=((2.9, sector_angle(6)),)))
+        assert [(o.type, o.piece, o.t_s) for o in merged] == [("off_board", "dark", expected_s), ("shot", "light", 4.1)]
+
+
+def test_crokinole_a_valid_shots_20_set_aside_off_the_board_stays_a_20():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="dark")
+    inf.settled(reading(("light", 250, 0), game="crokinole"), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+    inf.settled(reading(("light", 262, 5), game="crokinole"), 2.0,
+                Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_entries=(1.5,), hole_full=True,
+                       ditch_discs=ditch_with()))
+    after = inf.settled(reading(("light", 262, 5), ("light", 90, 40), game="crokinole"), 5.0,
+                        Motion(2.9, 4.1, ditch_discs=ditch_with()))
+    assert [(o.type, o.piece) for o in after] == [("shot", "light")]
+
+
+def test_crokinole_a_disc_come_against_one_in_the_ditch_arrives_and_a_nudged_one_does_not():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    inf.settled(reading(("dark", 0, 290), ("dark", 30, 10), ("light", 0, -100), game="crokinole"),
+                0.0, Motion(0.0, None, ditch_discs=ditch_with(7)))
+    # Dark's disc knocked into the ditch at 1.8 s comes to rest against the one lying there: a third of it shows.
+    against = tuple(v + (0.27 if i == 8 else 0.0) for i, v in enumerate(ditch_with(7)))
+    observations = inf.settled(reading(("dark", 30, 10), ("light", 0, -100), game="crokinole"), 2.5,
+                               Motion(1.0, 1.1, ditch=((1.8, sector_angle(8)),), ditch_discs=against))
+    assert ("off_board", "dark", 1.8) in [(o.type, o.piece, o.t_s) for o in observations]
+    # Next, the dark disc by the hole is gone, the hole's region busy; in the ditch a disc lying there was
+    # nudged from one sector into the next: no disc came there, so the dark one went into the hole.
+    nudged = tuple(v - (0.4 if i == 8 else 0.0) + (0.4 if i == 9 else 0.0) for i, v in enumerate(against))
+    observations = inf.settled(reading(("light", 0, -100), ("light", 80, 40), game="crokinole"), 5.0,
+                               Motion(3.0, 3.1, (PocketActivity(0, 0.2, 3.5),), ditch=((3.6, sector_angle(9)),),
+                                      ditch_discs=nudged))
+    assert [(o.type, o.piece) for o in observations if o.type != "shot"] == [("sunk_20", "dark")]

@@ -4,7 +4,10 @@ import cv2
 import numpy as np
 
 from calibration.geometry import load_board
-from vision.pockets import PocketWatch
+import pytest
+
+from vision.pockets import DitchWatch, PocketWatch, board_masks
+from vision.settle import SettleGate
 
 BOARD = load_board("carrom")
 SHAPE = (500, 500)
@@ -42,3 +45,77 @@ def test_activity_is_kept_when_the_view_moves():
     moved = watch.moved(homography(6), board=BOARD, image_shape=SHAPE)
     assert [a.energy > 0 for a in moved.activity()] == [a.energy > 0 for a in watch.activity()]
     assert moved.activity()[1].peak_t_s == watch.activity()[1].peak_t_s
+
+
+CROKINOLE = load_board("crokinole")
+DITCH_SIZE = 500
+DITCH_HOMOGRAPHY = np.array([[0.6, 0.0, 250.0], [0.0, 0.6, 250.0], [0.0, 0.0, 1.0]])  # board mm -> px
+
+
+def crokinole_frame(*, ditch_discs=(), surface_discs=(), light=1.0, hand_over_rim_at=None):
+    """A drawn crokinole board: wood, a red ditch, a frame; discs at (bearing, colour) in the ditch or (x, y) on the surface."""
+    image = np.full((DITCH_SIZE, DITCH_SIZE, 3), (90, 100, 110), np.uint8)
+    rim_r = CROKINOLE.surface_radius_mm + CROKINOLE.ditch_width_mm + CROKINOLE.frame_width_mm
+    cv2.circle(image, (250, 250), round(0.6 * rim_r), (60, 110, 170), -1)
+    cv2.circle(image, (250, 250), round(0.6 * (CROKINOLE.surface_radius_mm + CROKINOLE.ditch_width_mm)), (40, 40, 150), -1)
+    cv2.circle(image, (250, 250), round(0.6 * CROKINOLE.surface_radius_mm), (170, 210, 230), -1)
+    ditch_r = 0.6 * (CROKINOLE.surface_radius_mm + CROKINOLE.ditch_width_mm / 2)
+    for bearing, colour in ditch_discs:
+        at = (round(250 + ditch_r * np.cos(bearing)), round(250 + ditch_r * np.sin(bearing)))
+        cv2.circle(image, at, round(0.6 * 15.9), colour, -1)
+    for x, y in surface_discs:
+        cv2.circle(image, (round(250 + 0.6 * x), round(250 + 0.6 * y)), round(0.6 * 15.9), (30, 30, 30), -1)
+    if hand_over_rim_at is not None:
+        # Fingers over the ditch, the hand on the frame beyond: one patch from the ditch outwards.
+        inner = 0.6 * (CROKINOLE.surface_radius_mm + 5)
+        c, s = np.cos(hand_over_rim_at), np.sin(hand_over_rim_at)
+        cv2.line(image, (round(250 + inner * c), round(250 + inner * s)), (round(250 + 245 * c), round(250 + 245 * s)),
+                 (80, 140, 200), 14)
+    return np.clip(image * light, 0, 255).astype(np.uint8)
+
+
+def ditch_watch(empty):
+    surface, rim = board_masks(DITCH_HOMOGRAPHY, board=CROKINOLE, image_shape=empty.shape[:2])
+    gate = SettleGate(board_mask=surface, rim_mask=rim)
+    return gate, DitchWatch(DITCH_HOMOGRAPHY, board=CROKINOLE, shrink=gate.shrink, image_shape=empty.shape[:2],
+                            empty=empty)
+
+
+def test_discs_lying_in_the_ditch_are_counted_in_their_sector_whatever_the_light():
+    empty = crokinole_frame()
+    _, watch = ditch_watch(empty)
+    assert max(watch.discs(crokinole_frame(light=1.25))) < 0.3
+    bearing = 7.5 * 2 * np.pi / 24  # the middle of sector 7
+    discs = np.array(watch.discs(crokinole_frame(ditch_discs=[(bearing, (235, 235, 235)), (bearing + np.pi, (25, 25, 25))],
+                                                 light=0.85)))
+    assert 0.6 < discs[7] < 1.4 and 0.6 < discs[19] < 1.4
+    assert np.delete(discs, [7, 19]).max() < 0.3
+
+
+def test_a_landing_after_other_motion_in_the_same_sector_is_still_seen():
+    empty = crokinole_frame()
+    gate, watch = ditch_watch(empty)
+    bearing = 3.5 * 2 * np.pi / 24
+    edge = CROKINOLE.surface_radius_mm - 8
+    passing = crokinole_frame(surface_discs=[(edge * np.cos(bearing), edge * np.sin(bearing))])
+    # A disc rolls along the surface's edge and away; a while later one crosses it into the ditch there
+    # (where, touching the frame, its change is no longer free).
+    frames = ([empty] * 3 + [passing] + [empty] * 11 + [passing]
+              + [crokinole_frame(ditch_discs=[(bearing, (25, 25, 25))])] * 4)
+    for i, image in enumerate(frames):
+        gate.update(image, i / 30)
+        watch.update(gate.free_change, i / 30)
+    spells = sorted(t_s for t_s, angle in watch.landings() if abs(angle - bearing) < 0.2)
+    assert spells[0] == pytest.approx(3 / 30) and spells[-1] == pytest.approx(15 / 30)
+
+
+def test_a_disc_put_into_the_ditch_by_hand_is_a_change_of_the_ditch_though_not_free_motion():
+    empty = crokinole_frame()
+    gate, watch = ditch_watch(empty)
+    bearing = 11.5 * 2 * np.pi / 24
+    put = crokinole_frame(ditch_discs=[(bearing, (235, 235, 235))])
+    for i, image in enumerate([empty] * 5 + [put] * 5):
+        gate.update(image, i / 30)
+        watch.update(gate.free_change, i / 30, image)
+    assert [(t_s, angle) for t_s, angle in watch.changes()] == [pytest.approx((5 / 30, bearing))]
+    assert not [t_s for t_s, angle in watch.landings() if abs(angle - bearing) < 0.2]
