@@ -11,6 +11,7 @@ pieces lying flat touch at most.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -591,6 +592,8 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     weak = filled & faint_arr
     found = found.join(_faint_pieces(candidates.filter(weak), score_arr[weak], found, lab, view, sizes, board,
                                      on_print=on_print_arr[weak], edges=edges))
+    if isinstance(board, CouronneBoard):
+        found = _shooter_among_all(found)
     # Measured on carrom coins (a couronne ring's face is its band; crokinole's 20-hole is a disc's size).
     looked_at = 0
     for _ in range(TOUCHING_ROUNDS if isinstance(board, CarromBoard) else 0):
@@ -857,6 +860,23 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     radii = np.where(size == 1, np.maximum(measured, found.radii_mm), found.radii_mm)
     colour, surround = _colours(lab, view, found.centres_mm, size, sizes, board)
     return PieceDetections(found.centres_mm, radii, size, found.support, colour, surround)
+
+
+def _shooter_among_all(found: PieceDetections) -> PieceDetections:
+    """The couronne shooter told by colour again, among the clear and faint pieces together.
+
+    A team whose other rings all showed faint rims has one clear ring only, and a
+    group of one is no team (`_off_team_colour`): that ring then stands apart from
+    the clear pieces' colours like a shooter. With the faint rings it has its team.
+    """
+    off_team = _off_team_colour(found.colour_lab)
+    if off_team is None or not found.is_faint.any():
+        return found
+    apart = off_team >= max(SHOOTER_MIN_COLOUR_GAP, SHOOTER_SPREAD_FACTOR * float(np.median(off_team)))
+    size = np.zeros(len(found), int)
+    if apart.any():
+        size[np.argmax(off_team)] = 1
+    return dataclasses.replace(found, size=size)
 
 
 def _off_team_colour(colour_lab: np.ndarray) -> np.ndarray | None:
