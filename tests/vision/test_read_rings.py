@@ -34,3 +34,19 @@ def test_faint_pink_rings_on_a_brown_board_are_found(seed):
         gaps = np.hypot(found[:, 0] - x, found[:, 1] - y)
         assert len(gaps) and gaps.min() < 5.0, f"{kind} at ({x:.0f}, {y:.0f}) missed"
     assert len(reading.pieces) == len(places)
+
+
+@pytest.mark.parametrize("seed", [60030])
+def test_a_ring_half_over_a_pocket_mouth_is_on_the_board(seed):
+    # The dark mouth draws the ring's fitted centre towards the pocket, as it does a carrom coin's.
+    board = load_board("couronne")
+    reach = board.pocket_diameter_mm / 2 + 1.5
+    places = []
+    for px, py in board.pocket_centres_mm():
+        away = -np.array([px, py]) / np.hypot(px, py)
+        places.append(("pink", float(px + reach * away[0]), float(py + reach * away[1])))
+    board_frame = SceneFrame(0.0, tuple(PieceState(i, kind, x, y, board.ring_outer_diameter_mm / 2)
+                                        for i, (kind, x, y) in enumerate(places)))
+    image, homography = film_still(board_frame, board=board, seed=seed, difficulty="medium", resolution=(1280, 720))
+    reading = read_pieces(image, homography=homography, board=board)
+    assert reading.counts()["pink"] == len(places)
