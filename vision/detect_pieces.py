@@ -666,7 +666,8 @@ def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
             & (np.linalg.norm(colour - surround, axis=1) >= TOUCHING_MIN_SURROUND_GAP))
     if isinstance(board, CarromBoard):
         keep &= (board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH) | (spread >= TOUCHING_MIN_SHADING)
-    more = PieceDetections(centres, radii, size_arr, support, colour, surround, np.ones(len(centres), bool)).filter(keep)
+    more = PieceDetections(centres, radii, size_arr, support, colour, surround,
+                           np.ones(len(centres), bool)).filter(keep)
     more = more.filter(_resolve_overlaps(more.centres_mm, more.radii_mm, more.support, allowed_overlap_mm=allowed_mm))
     printed = _printed_mask(found.join(more), lab, view, board=board, edges=edges, sizes=sizes)[len(found):]
     return more.filter(~printed)

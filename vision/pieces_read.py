@@ -101,9 +101,9 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
         # A faint rim by a cover may be a part of it (a robot's bracket, cut out of the cover as a piece): pieces
         # are judged against the cover as it is without the faint rims carved out of it.
         clear = ~found.is_faint
-        judged = find_covers(view, board=board, pieces_mm=found.centres_mm[clear], pieces_radius_mm=found.radii_mm[clear],
-                             printed_mm=printed_discs_mm(board), print_radius_mm=printed_radius_mm,
-                             piece_radius_mm=piece_sizes(board)[0].radius_mm)
+        judged = find_covers(view, board=board, pieces_mm=found.centres_mm[clear],
+                             pieces_radius_mm=found.radii_mm[clear], printed_mm=printed_discs_mm(board),
+                             print_radius_mm=printed_radius_mm, piece_radius_mm=piece_sizes(board)[0].radius_mm)
     hidden_by = covered(judged, found.centres_mm, found.radii_mm)
     boxed = in_cover_box(judged, found.centres_mm)
     if isinstance(board, CarromBoard) and boxed.any():
