@@ -195,7 +195,7 @@ class CameraBuffer:
 
 def _analyzer(spec: WorkerSpec) -> BoardAnalyzer:
     if not spec.profile_path:
-        return BoardAnalyzer(spec.game)
+        return BoardAnalyzer(spec.game, read_ahead=True)
     profile = TableProfile.load(spec.profile_path)
     if profile.game != spec.game:
         raise ValueError(f"table profile {spec.profile_path} is for {profile.game}, not {spec.game}")
@@ -203,7 +203,8 @@ def _analyzer(spec: WorkerSpec) -> BoardAnalyzer:
     if profile.pieces:
         samples = {kind: np.array(sample.lab, np.float64) for kind, sample in profile.pieces.items()}
         read = partial(read_pieces, samples_lab=samples)
-    return BoardAnalyzer(spec.game, locate=partial(locate_board, game=spec.game, models=[profile.model]), read=read)
+    return BoardAnalyzer(spec.game, locate=partial(locate_board, game=spec.game, models=[profile.model]), read=read,
+                         read_ahead=True)
 
 
 class Watcher:

@@ -44,6 +44,10 @@ SAME_FACE_CHANGE = 20.0  # ... changed by no more than this (mean over its pixel
 MAX_COVERED_SHARE = 0.1
 LOCATE_EVERY_S = 0.5  # while no board is found, try again this often
 TRACK_EVERY_FRAMES = 4  # while the board is where it was, check it this often (and before every read)
+# Read ahead once the board has been still this long: a piece coasting to rest often restarts the
+# stillness in its first frames, and a reading begun then would only hold up the next.
+READ_AHEAD_AFTER_S = 0.1
+SAME_VIEW_PX = 1.5  # a board found again this close to where it was has not moved (the tracker's own limit)
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,12 @@ class BoardAnalyzer:
         Read settled frames on a second thread while the next frames are gated; a
         reading's observations then come with a later frame's step (in order), and
         `finish()` must be called at the end for the last one.
+    read_ahead : bool
+        Start reading, on a second thread, once the board has been still for
+        `READ_AHEAD_AFTER_S`, so that the reading is ready when the board counts as settled
+        (at `settle.settle_s`) and its events follow at once; a reading of a board that moves
+        again first is thrown away. For live tables, where the time from the settle to the event
+        counts and the CPU waits between frames.
     first_shooter : str, optional
         Crokinole: the colour that shoots first on the next board, as the match knows it.
     """
@@ -125,6 +135,7 @@ class BoardAnalyzer:
     read: Callable[..., BoardReading] = read_pieces
     settle: SettleSettings = field(default_factory=SettleSettings)
     read_in_background: bool = False
+    read_ahead: bool = False
     first_shooter: str | None = None  # crokinole: the colour shooting first on each new board (set by the match)
     round_ended: bool = False  # crokinole: every disc of the round is shot (set by the match): a clearing comes next
 
@@ -146,7 +157,9 @@ class BoardAnalyzer:
         self._read_frame: np.ndarray | None = None  # full frame of the last reading events were drawn from
         self._hole: HoleWatch | None = None  # crokinole
         self._empty_frame: np.ndarray | None = None  # crokinole: a full frame with the 20-hole and the ditch empty
-        self._reader = ThreadPoolExecutor(1, thread_name_prefix="read") if self.read_in_background else None
+        self._reader = (ThreadPoolExecutor(1, thread_name_prefix="read")
+                        if self.read_in_background or self.read_ahead else None)
+        self._ahead: _Ahead | None = None  # a reading started when the board stopped, for its settle
         self._pending: tuple[Future, Frame, Motion | None] | None = None  # a reading under way
         self._unread: Motion | None = None  # the movement before a settled view that could not be read
         self._done: AnalysisStep | None = None  # a reading concluded, to go out with this frame's step
@@ -183,6 +196,7 @@ class BoardAnalyzer:
 
     def finish(self) -> AnalysisStep | None:
         """Wait for a reading still under way; the step with its observations, if any."""
+        self._drop_ahead()
         self._conclude()
         if self._reader is not None:
             self._reader.shutdown()
@@ -214,8 +228,10 @@ class BoardAnalyzer:
         self._track_doubt = state.status != "tracking"
         if not state.location.found:
             return AnalysisStep(frame.index, frame.t_s, False, False)
-        if not np.allclose(state.location.homography, self._homography):
-            # Bumped and re-found: the masks move with the board; what was read stays in mm.
+        if _view_shift_px(state.location.homography, self._homography, self._board) > SAME_VIEW_PX:
+            # Bumped and re-found: the masks move with the board; what was read stays in mm. (Found
+            # again where it was, e.g. after a hand covered the tracker's patches, the gate keeps
+            # its view: a fresh gate would take an arm then in sight for the empty table.)
             self._set_view(state.location.homography, frame.image.shape[:2])
         if state.status in ("moved", "lost"):
             # The board is not where the masks are: hold everything until it is re-found.
@@ -243,6 +259,7 @@ class BoardAnalyzer:
 
     def _set_view(self, homography: np.ndarray, image_shape: tuple[int, int]) -> None:
         self._conclude()  # a reading under way belongs to the view it was taken in
+        self._drop_ahead()
         previous = self._homography
         self._homography = np.array(homography, float)
         surface, rim = board_masks(self._homography, board=self._board, image_shape=image_shape)
@@ -283,11 +300,15 @@ class BoardAnalyzer:
         if gate.is_moving or gate.is_occluded:
             segment.begin(frame.t_s)
             segment.free_motion.append((frame.t_s, gate.free_motion_fraction))
+            self._drop_ahead()
+        elif self.read_ahead and not gate.is_settled and frame.t_s - gate.still_since_s >= READ_AHEAD_AFTER_S:
+            self._read_ahead(frame, gate.still_since_s)
         if not gate.is_new_settle:
             return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
         held = self._track(frame) if self._frames_since_track else None
         if held is not None:
             self._gate.hold()  # not read: settle afresh once the board is found again
+            self._drop_ahead()
             return held
         self._settled_frame = frame.image
         self._conclude()  # readings are concluded in order: the last read view is the one to compare with
@@ -317,17 +338,36 @@ class BoardAnalyzer:
             if watch is not None:
                 watch.reset()
         homography, board = self._homography.copy(), self._board
-        if self._reader is None:
-            self._pending = (_Done(self.read(frame.image, homography=homography, board=board)), frame, motion)
-            self._conclude()
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead.still_since_s == gate.still_since_s:
+            # Nothing moved since the frame read ahead (the gate would have begun its stillness
+            # afresh): that reading is this view's.
+            reading = ahead.future
+        elif self._reader is not None:
+            reading = self._reader.submit(self.read, frame.image, homography=homography, board=board)
         else:
-            self._pending = (self._reader.submit(self.read, frame.image, homography=homography, board=board),
-                             frame, motion)
+            reading = _Done(self.read(frame.image, homography=homography, board=board))
+        self._pending = (reading, frame, motion)
+        if not self.read_in_background:
+            self._conclude()
         return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
 
     def _ditch_discs(self, image: np.ndarray) -> tuple[float, ...]:
         """Crokinole: discs lying in each sector of the ditch (nothing for other games)."""
         return self._ditch.discs(image) if self._ditch is not None else ()
+
+    def _read_ahead(self, frame: Frame, still_since_s: float) -> None:
+        """Start reading `frame`, the board still since `still_since_s`, unless that stillness is being read."""
+        if self._ahead is not None and self._ahead.still_since_s == still_since_s:
+            return
+        self._drop_ahead()
+        future = self._reader.submit(self.read, frame.image, homography=self._homography.copy(), board=self._board)
+        self._ahead = _Ahead(future, still_since_s)
+
+    def _drop_ahead(self) -> None:
+        if self._ahead is not None:
+            self._ahead.future.cancel()  # not started yet: never started; under way: left to finish
+            self._ahead = None
 
     def _conclude(self) -> None:
         """Turn the reading under way (waiting for it) into observations."""
@@ -349,6 +389,21 @@ class BoardAnalyzer:
         if self._done is not None:
             observations = list(self._done.observations) + observations
         self._done = AnalysisStep(frame.index, frame.t_s, True, True, reading, tuple(observations), self._homography)
+
+
+def _view_shift_px(a: np.ndarray, b: np.ndarray, board: BoardModel) -> float:
+    """How far apart two homographies put the corners of the board's surface, at most, in pixels."""
+    reach_mm = board.surface_radius_mm if isinstance(board, CrokinoleBoard) else board.half_side_mm
+    corners_mm = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float) * reach_mm
+    return float(np.linalg.norm(project(a, corners_mm) - project(b, corners_mm), axis=1).max())
+
+
+@dataclass(frozen=True)
+class _Ahead:
+    """A reading started when the board stopped, and the stillness it belongs to."""
+
+    future: Future
+    still_since_s: float
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ class GateReading:
     is_settled: bool
     is_new_settle: bool  # the first settled frame after movement: read this one
     free_motion_fraction: float = 0.0
+    still_since_s: float | None = None  # when the board's present stillness began (None while it moves)
 
 
 class SettleGate:
@@ -151,13 +152,13 @@ class SettleGate:
         still_s = t_s - self._still_since_s
         if still_s < s.occlusion_timeout_s and self._arm_in(small, t_s):
             self._settled = False
-            return GateReading(t_s, motion, False, True, False, False)
+            return GateReading(t_s, motion, False, True, False, False, still_since_s=self._still_since_s)
         is_settled = still_s >= s.settle_s - 1e-9
         is_new = is_settled and not self._settled
         if is_new:
             self._set_reference(small)
         self._settled = is_settled
-        return GateReading(t_s, motion, False, False, is_settled, is_new)
+        return GateReading(t_s, motion, False, False, is_settled, is_new, still_since_s=self._still_since_s)
 
     def hold(self) -> None:
         """The settled frame could not be used (e.g. the board moved): count the stillness afresh."""
@@ -285,8 +286,16 @@ class SettleGate:
         if cv2.countNonZero(patch) < needed:
             return False
         patch = cv2.morphologyEx(patch, cv2.MORPH_OPEN, SPECK_KERNEL)
-        _, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
-        return bool(np.any(stats[1:, cv2.CC_STAT_AREA] >= needed))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
+        if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < needed:
+            return False
+        # As on the rim: when the patch looks like the rest of the table now and unlike it then, the
+        # arm was in the view the table is compared with (the first sight, taken before any settle).
+        changed = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        if _unlike(small, changed, level) < 0.5 * _unlike(self._table_reference, changed, self._table_level):
+            self._set_table_reference(small)
+            return False
+        return True
 
     def _arm_in_rim(self, small: np.ndarray, t_s: float) -> bool:
         """One large patch of the rim changed since the last settled view (light change divided out)."""
@@ -312,9 +321,7 @@ class SettleGate:
         # Which view has the arm? The one where the patch does not look like the rest of the rim:
         # a view settled with an arm in it (a video starting mid-stroke) is replaced, not obeyed.
         changed = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        unlike_now = np.abs(small[changed].astype(np.float32) - level).max(axis=1).mean()
-        unlike_before = np.abs(self._reference[changed].astype(np.float32) - self._reference_level).max(axis=1).mean()
-        if unlike_now < 0.5 * unlike_before:
+        if _unlike(small, changed, level) < 0.5 * _unlike(self._reference, changed, self._reference_level):
             self._set_rim_reference(small)
             return False
         return True
@@ -346,6 +353,11 @@ class SettleGate:
 def _level(small: np.ndarray, sample: np.ndarray) -> np.ndarray:
     """The typical colour of a region (the rim, the table) in a small view: the median of a sample of its pixels."""
     return np.median(small.reshape(-1, 3)[sample], axis=0)
+
+
+def _unlike(small: np.ndarray, where: np.ndarray, level: np.ndarray) -> float:
+    """How far the pixels of a small view at `where` are from a region's typical colour (mean largest channel difference)."""
+    return float(np.abs(small[where].astype(np.float32) - level).max(axis=1).mean())
 
 
 def _scaled(small: np.ndarray, gain: np.ndarray) -> np.ndarray:
