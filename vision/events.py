@@ -447,13 +447,17 @@ class EventInferer:
         landings = []
         for angle, count in _arrivals(np.array(motion.ditch_discs) - np.array(before)):
             reach = np.pi / len(before) * (count + 2)
-            near = [t_s for t_s, a in motion.ditch if _angle_apart(a, angle) <= reach]
-            # Knocked off after the strike, or else put there by hand before it (a removal the
-            # board did not settle after before the next shot), which only the ditch's own change shows.
-            after = [t_s for t_s in near if strike_s is None or t_s >= strike_s]
-            put = [t_s for t_s, a in motion.ditch_changes
-                   if _angle_apart(a, angle) <= reach and (strike_s is None or t_s < strike_s)]
-            landings += [(max(after) if after else max(near + put, default=None), angle)] * count
+            moved = [t_s for t_s, a in motion.ditch if _angle_apart(a, angle) <= reach]
+            changed = [t_s for t_s, a in motion.ditch_changes if _angle_apart(a, angle) <= reach]
+            # Knocked off after the strike: seen moving on its own there, else the last change of the
+            # ditch there (a landing against the frame is no free motion). Or else put there by hand
+            # before it (a removal the board did not settle after before the next shot).
+            if strike_s is None:
+                when = max(moved + changed, default=None)
+            else:
+                when = max([t for t in moved if t >= strike_s] or [t for t in changed if t >= strike_s]
+                           or moved + changed, default=None)
+            landings += [(when, angle)] * count
         return landings
 
     def _gone(self, track: _Track, busy: list[PocketActivity]) -> Observation:

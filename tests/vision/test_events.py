@@ -374,3 +374,14 @@ def test_crokinole_a_disc_come_against_one_in_the_ditch_arrives_and_a_nudged_one
                                Motion(3.0, 3.1, (PocketActivity(0, 0.2, 3.5),), ditch=((3.6, sector_angle(9)),),
                                       ditch_discs=nudged))
     assert [(o.type, o.piece) for o in observations if o.type != "shot"] == [("sunk_20", "dark")]
+
+
+def test_crokinole_a_landing_seen_only_as_a_change_of_the_ditch_is_timed_by_it():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    inf.settled(reading(("dark", 250, 0), ("light", 0, -100), game="crokinole"), 0.0,
+                Motion(0.0, None, ditch_discs=ditch_with()))
+    # Against the frame the landing is no free motion: the ditch changed there at 2.0 s (the hand over
+    # the ditch at the shooter's side before the strike changed it at 0.6 s).
+    motion = Motion(0.5, 1.1, ditch_changes=((0.6, sector_angle(0)), (2.0, sector_angle(0))), ditch_discs=ditch_with(0))
+    observations = inf.settled(reading(("light", 0, -100), ("light", 60, 30), game="crokinole"), 2.8, motion)
+    assert ("off_board", "dark", 2.0) in [(o.type, o.piece, o.t_s) for o in observations]
