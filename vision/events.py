@@ -130,13 +130,14 @@ class _Track:
     appeared_s: float | None = None  # tentative until seen again
     announce: bool = True  # once confirmed, a new piece was placed (not just seen late)
     r_mm: float = 0.0
+    zone: int | None = None  # crokinole: the zone it was last read in (0: touching the outer line)
 
     @property
     def kind(self) -> str:
         return max(self.votes, key=self.votes.get)
 
     def see(self, piece: Piece) -> None:
-        self.x_mm, self.y_mm, self.r_mm = piece.x_mm, piece.y_mm, piece.r_mm
+        self.x_mm, self.y_mm, self.r_mm, self.zone = piece.x_mm, piece.y_mm, piece.r_mm, piece.zone
         self.votes[piece.kind] = self.votes.get(piece.kind, 0.0) + max(piece.confidence, 0.05)
         self.readings += 1
         self.missed = 0
@@ -347,6 +348,9 @@ class EventInferer:
         free_t = [i for i in range(len(tracks)) if i not in {r for r, _ in still}]
         free_p = [j for j in range(len(pieces)) if j not in {c for _, c in still}]
         moved = []
+        # Crokinole: a disc touching the outer line is taken off before the next shot (rules 4a): when
+        # it is gone, another disc of its colour is not it moved.
+        free_t = [i for i in free_t if not (self.game == "crokinole" and tracks[i].zone == 0)]
         if free_t and free_p:
             same_kind = np.array([[tracks[i].kind == pieces[j].kind for j in free_p] for i in free_t])
             cost = np.where(same_kind, distance[np.ix_(free_t, free_p)], np.inf)

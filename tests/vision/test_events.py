@@ -385,3 +385,14 @@ def test_crokinole_a_landing_seen_only_as_a_change_of_the_ditch_is_timed_by_it()
     motion = Motion(0.5, 1.1, ditch_changes=((0.6, sector_angle(0)), (2.0, sector_angle(0))), ditch_discs=ditch_with(0))
     observations = inf.settled(reading(("light", 0, -100), ("light", 60, 30), game="crokinole"), 2.8, motion)
     assert ("off_board", "dark", 2.0) in [(o.type, o.piece, o.t_s) for o in observations]
+
+
+def test_crokinole_a_disc_on_the_outer_line_gone_before_the_next_shot_is_no_disc_moved_to_where_the_shot_lies():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    on_line = BoardReading("crokinole", (Piece("light", 0, -318, 15.9, 0.9, zone=0), Piece("dark", 100, 0, 15.9, 0.9, zone=10)))
+    inf.settled(on_line, 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+    # Taken off into the ditch at 0.8 s, the board not settled before light shoots at 2.0 s.
+    after = BoardReading("crokinole", (Piece("light", 40, 60, 15.9, 0.9, zone=15), Piece("dark", 100, 0, 15.9, 0.9, zone=10)))
+    observations = inf.settled(after, 3.5, Motion(0.8, 2.0, ditch_changes=((0.8, sector_angle(18)),),
+                                                  ditch_discs=ditch_with(18)))
+    assert [(o.type, o.piece, o.t_s) for o in observations] == [("off_board", "light", 0.8), ("shot", "light", 2.0)]
