@@ -225,10 +225,12 @@ def covered(covers: Covers, centres_mm: np.ndarray, radii_mm: np.ndarray) -> np.
     return cut | (share > COVERED_SURROUND) | (boxed & (share > BOXED_SURROUND))
 
 
-def in_cover_box(covers: Covers, centres_mm: np.ndarray) -> np.ndarray:
-    """True for centres within the bounding box of one of the covers."""
+def in_cover_box(covers: Covers, centres_mm: np.ndarray, *, margin_mm: float = 0.0) -> np.ndarray:
+    """True for centres within the bounding box of one of the covers, grown by `margin_mm` on every side."""
     c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
     boxed = np.zeros(len(c), bool)
+    m = margin_mm
     for p in covers.patches:
-        boxed |= (c[:, 0] >= p.x_min_mm) & (c[:, 0] <= p.x_max_mm) & (c[:, 1] >= p.y_min_mm) & (c[:, 1] <= p.y_max_mm)
+        boxed |= ((c[:, 0] >= p.x_min_mm - m) & (c[:, 0] <= p.x_max_mm + m) & (c[:, 1] >= p.y_min_mm - m)
+                  & (c[:, 1] <= p.y_max_mm + m))
     return boxed

@@ -96,16 +96,24 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     covers = find_covers(view, board=board, pieces_mm=found.centres_mm, pieces_radius_mm=found.radii_mm,
                          printed_mm=printed_discs_mm(board), print_radius_mm=printed_radius_mm,
                          piece_radius_mm=piece_sizes(board)[0].radius_mm)
-    judged = covers
+    faint_hidden = np.zeros(len(found), bool)
     if covers.patches and found.is_faint.any():
-        # A faint rim by a cover may be a part of it (a robot's bracket, cut out of the cover as a piece): pieces
-        # are judged against the cover as it is without the faint rims carved out of it.
+        # A faint rim by a cover may be a part of it (a robot's bracket), cut out of the cover as a piece: it is
+        # judged against the cover as it is without the faint rims cut out. Only by a cover found with them cut
+        # out: faint coins in a cluster would otherwise make a cover of their own.
         clear = ~found.is_faint
         judged = find_covers(view, board=board, pieces_mm=found.centres_mm[clear],
                              pieces_radius_mm=found.radii_mm[clear], printed_mm=printed_discs_mm(board),
                              print_radius_mm=printed_radius_mm, piece_radius_mm=piece_sizes(board)[0].radius_mm)
-    hidden_by = covered(judged, found.centres_mm, found.radii_mm)
-    boxed = in_cover_box(judged, found.centres_mm)
+        by_cover = in_cover_box(covers, found.centres_mm, margin_mm=2 * piece_sizes(board)[0].radius_mm)
+        faint_hidden = found.is_faint & by_cover & covered(judged, found.centres_mm, found.radii_mm)
+        if faint_hidden.any():
+            kept = ~faint_hidden
+            covers = find_covers(view, board=board, pieces_mm=found.centres_mm[kept],
+                                 pieces_radius_mm=found.radii_mm[kept], printed_mm=printed_discs_mm(board),
+                                 print_radius_mm=printed_radius_mm, piece_radius_mm=piece_sizes(board)[0].radius_mm)
+    hidden_by = covered(covers, found.centres_mm, found.radii_mm) | faint_hidden
+    boxed = in_cover_box(covers, found.centres_mm)
     if isinstance(board, CarromBoard) and boxed.any():
         # Between a machine's parts, a circle of bare board with part of its rim drawn is a gap, not a coin
         # (webcam a2: between the carriage's brackets, face within 9 Lab units of the board, rim 0.65 seen).

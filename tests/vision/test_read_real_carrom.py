@@ -41,3 +41,9 @@ def test_the_carriage_and_its_rails_on_a2_are_not_pieces():
 @pytest.mark.parametrize("name", ["a5.jpg", "b2.jpg", "cap2.jpg"])
 def test_a_lone_black_coin_is_read_alone(name):
     assert _counts(name) == {"white": 0, "black": 1, "queen": 0, "striker": 0}
+
+
+def test_the_brackets_beside_the_carriage_on_b3_are_not_coins():
+    # Dark brackets by the carriage show whole, faint, coin-sized rims over the south base line; the carriage's
+    # cover, found with them cut out, stops at their edge.
+    assert _counts("b3.jpg") == {"white": 0, "black": 0, "queen": 0, "striker": 0}
