@@ -279,20 +279,16 @@ class SettleGate:
         if self._table_reference is None or self._table_sample.size == 0:
             return False
         needed = self.settings.arm_table_fraction * self._board_px
-        level = _level(small, self._table_sample)
-        gain = (level + 1) / (self._table_level + 1)
-        expected = _scaled(self._table_reference, gain)
-        patch = (_channel_change(small, expected) > 2 * self.settings.pixel_change).view(np.uint8) & self._table
+        patch, level = self._changed_since(small, self._table_reference, self._table_level, self._table_sample,
+                                           self._table)
         if cv2.countNonZero(patch) < needed:
             return False
-        patch = cv2.morphologyEx(patch, cv2.MORPH_OPEN, SPECK_KERNEL)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
-        if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < needed:
+        changed = _largest_patch(cv2.morphologyEx(patch, cv2.MORPH_OPEN, SPECK_KERNEL), needed)
+        if changed is None:
             return False
-        # As on the rim: when the patch looks like the rest of the table now and unlike it then, the
-        # arm was in the view the table is compared with (the first sight, taken before any settle).
-        changed = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        if _unlike(small, changed, level) < 0.5 * _unlike(self._table_reference, changed, self._table_level):
+        # As on the rim: the arm was in the view the table is compared with (the first sight, taken
+        # before any settle).
+        if _in_reference(small, self._table_reference, changed, level, self._table_level):
             self._set_table_reference(small)
             return False
         return True
@@ -315,24 +311,28 @@ class SettleGate:
             patch, level = self._rim_change(small)
             if cv2.countNonZero(patch) < needed:
                 return False
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
-        if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < needed:
+        changed = _largest_patch(patch, needed)
+        if changed is None:
             return False
-        # Which view has the arm? The one where the patch does not look like the rest of the rim:
-        # a view settled with an arm in it (a video starting mid-stroke) is replaced, not obeyed.
-        changed = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        if _unlike(small, changed, level) < 0.5 * _unlike(self._reference, changed, self._reference_level):
+        # Which view has the arm? A view settled with an arm in it (a video starting mid-stroke) is
+        # replaced, not obeyed.
+        if _in_reference(small, self._reference, changed, level, self._reference_level):
             self._set_rim_reference(small)
             return False
         return True
 
     def _rim_change(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rim pixels that differ from the last settled view (uint8 mask), and the rim's colour now."""
-        level = _level(small, self._rim_sample)
-        gain = (level + 1) / (self._reference_level + 1)
-        expected = _scaled(self._reference, gain)
-        patch = _channel_change(small, expected) > 2 * self.settings.pixel_change
-        return patch.view(np.uint8) & self._rim_u8, level
+        return self._changed_since(small, self._reference, self._reference_level, self._rim_sample, self._rim_u8)
+
+    def _changed_since(self, small: np.ndarray, reference: np.ndarray, reference_level: np.ndarray,
+                       sample: np.ndarray, region: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The pixels of `region` (uint8 mask) that differ from `reference`, a light change divided out
+        (the region's typical colour, from its `sample`, then and now), and that colour now."""
+        level = _level(small, sample)
+        expected = _scaled(reference, (level + 1) / (reference_level + 1))
+        patch = (_channel_change(small, expected) > 2 * self.settings.pixel_change).view(np.uint8) & region
+        return patch, level
 
     def _set_reference(self, small: np.ndarray) -> None:
         self._set_rim_reference(small)
@@ -353,6 +353,21 @@ class SettleGate:
 def _level(small: np.ndarray, sample: np.ndarray) -> np.ndarray:
     """The typical colour of a region (the rim, the table) in a small view: the median of a sample of its pixels."""
     return np.median(small.reshape(-1, 3)[sample], axis=0)
+
+
+def _largest_patch(patch: np.ndarray, needed_px: float) -> np.ndarray | None:
+    """The largest connected patch of a uint8 mask (a bool mask), when it has `needed_px` pixels."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
+    if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < needed_px:
+        return None
+    return labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+
+
+def _in_reference(small: np.ndarray, reference: np.ndarray, where: np.ndarray, level: np.ndarray,
+                  reference_level: np.ndarray) -> bool:
+    """Whether a patch that differs was the reference's doing: it looks like the rest of its region
+    now (typical colour `level`) and unlike it then (`reference_level`)."""
+    return _unlike(small, where, level) < 0.5 * _unlike(reference, where, reference_level)
 
 
 def _unlike(small: np.ndarray, where: np.ndarray, level: np.ndarray) -> float:

@@ -7,14 +7,13 @@ board away from the print only, and never displaces a clear one.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
 from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.scene import PieceState, SceneFrame
+from tests.vision.board_places import beside_pocket_mouths
 from vision.detect_pieces import arrow_ends_mm, clear_of_print, printed_discs_mm
 from vision.pieces_read import read_pieces
 
@@ -44,13 +43,7 @@ def test_faint_white_coins_on_a_pale_board_under_dim_light_are_found():
 @pytest.mark.parametrize("seed", [60016, 60068])
 def test_a_light_coin_half_over_a_pocket_mouth_is_on_the_board(seed):
     # A light coin is fitted towards the dark mouth, by up to 5 mm.
-    board = load_board("carrom")
-    reach = board.pocket_diameter_mm / 2 + 1.5
-    places = []
-    for px, py in board.pocket_centres_mm():
-        # Centre just outside the mouth, towards the board's centre.
-        away = -np.array([px, py]) / math.hypot(px, py)
-        places.append(("white", float(px + reach * away[0]), float(py + reach * away[1])))
+    places = beside_pocket_mouths(load_board("carrom"), "white")
     reading = _read(places, seed=seed, difficulty="clean")
     assert sum(_found(reading, x, y) for _, x, y in places) == len(places)
     assert reading.counts()["white"] == len(places)

@@ -13,6 +13,7 @@ import pytest
 from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.scene import PieceState, SceneFrame
+from tests.vision.board_places import beside_pocket_mouths
 from vision.pieces_read import read_pieces
 
 RESOLUTION = (1280, 720)
@@ -40,11 +41,7 @@ def test_faint_pink_rings_on_a_brown_board_are_found(seed):
 def test_a_ring_half_over_a_pocket_mouth_is_on_the_board(seed):
     # The dark mouth draws the ring's fitted centre towards the pocket, as it does a carrom coin's.
     board = load_board("couronne")
-    reach = board.pocket_diameter_mm / 2 + 1.5
-    places = []
-    for px, py in board.pocket_centres_mm():
-        away = -np.array([px, py]) / np.hypot(px, py)
-        places.append(("pink", float(px + reach * away[0]), float(py + reach * away[1])))
+    places = beside_pocket_mouths(board, "pink")
     board_frame = SceneFrame(0.0, tuple(PieceState(i, kind, x, y, board.ring_outer_diameter_mm / 2)
                                         for i, (kind, x, y) in enumerate(places)))
     image, homography = film_still(board_frame, board=board, seed=seed, difficulty="medium", resolution=(1280, 720))
