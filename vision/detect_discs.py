@@ -78,6 +78,7 @@ class DiscCandidates:
     sectors : (n,) int ndarray, how many of the rim's 8 sectors show an edge over at least half their length
     strength : (n,) float ndarray, median radial edge strength around the rim
     vote_share : (n,) float ndarray, the centre's votes as a share of a full rim's (`find_discs`; 1 elsewhere)
+    is_partial : (n,) bool ndarray, kept on part of a rim only (`find_discs`'s `partial`; default: none)
     """
 
     centres_px: np.ndarray
@@ -87,17 +88,20 @@ class DiscCandidates:
     sectors: np.ndarray
     strength: np.ndarray
     vote_share: np.ndarray | None = None
+    is_partial: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.vote_share is None:
             object.__setattr__(self, "vote_share", np.ones(len(self.radii_px)))
+        if self.is_partial is None:
+            object.__setattr__(self, "is_partial", np.zeros(len(self.radii_px), bool))
 
     def __len__(self) -> int:
         return len(self.radii_px)
 
     def filter(self, mask: np.ndarray) -> "DiscCandidates":
         return DiscCandidates(self.centres_px[mask], self.radii_px[mask], self.support[mask], self.residual_px[mask],
-                              self.sectors[mask], self.strength[mask], self.vote_share[mask])
+                              self.sectors[mask], self.strength[mask], self.vote_share[mask], self.is_partial[mask])
 
 
 def edge_field(image: np.ndarray, *, smooth_px: float = 1.2) -> EdgeField:
@@ -239,6 +243,21 @@ def rim_edges(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float,
     return strength > edges.threshold, angles
 
 
+def longest_arc(seen: np.ndarray) -> np.ndarray:
+    """Per row of `seen` (n, k: rim angles in order round the circle), the longest run of True, wrapping round, as a
+    share of the whole rim."""
+    seen = np.asarray(seen, bool)
+    n, k = seen.shape
+    if k == 0 or n == 0:
+        return np.zeros(n)
+    run = np.zeros(n, int)
+    best = np.zeros(n, int)
+    for column in np.concatenate([seen, seen], axis=1).T:
+        run = np.where(column, run + 1, 0)
+        best = np.maximum(best, run)
+    return np.minimum(best, k) / k
+
+
 def rim_radius(edges: EdgeField, centres_px: np.ndarray, *, min_radius_px: float, max_radius_px: float) -> np.ndarray:
     """Radius (px) at which each circle's mean radial edge strength peaks, searched in [min, max].
 
@@ -360,7 +379,8 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
                max_candidates: int = 600, faint: FaintRims | None = None,
                faint_region: Callable[[np.ndarray], np.ndarray] | None = None,
                unseen_px: np.ndarray | None = None, faint_elsewhere: FaintRims | None = None,
-               elsewhere_region: Callable[[np.ndarray], np.ndarray] | None = None) -> DiscCandidates:
+               elsewhere_region: Callable[[np.ndarray], np.ndarray] | None = None,
+               partial: FaintRims | None = None) -> DiscCandidates:
     """Discs of about `radius_px` in a view: voting, peak picking and rim verification.
 
     Parameters
@@ -376,6 +396,8 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     unseen_px : (m, 3) circles (x, y, radius) where no rim can show (`verify_rims`).
     faint_elsewhere : what a faint rim outside `faint_region` must show instead (default: such rims are dropped).
     elsewhere_region : where outside `faint_region` such rims may lie (default: anywhere).
+    partial : what a rim seen in part only must show to be kept within `faint_region` (marked `is_partial`, for the
+        caller to judge by more than its rim), whatever its votes (default: such rims are dropped).
 
     Returns
     -------
@@ -404,16 +426,20 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
             allowed |= elsewhere
         peaks, share, in_region = peaks[allowed], share[allowed], in_region[allowed]
     peaks, share, in_region = peaks[:max_candidates], share[:max_candidates], in_region[:max_candidates]
+    partial_only = np.zeros(len(peaks), bool)
     if faint and (share < PEAK_VOTE_SHARE).any():
         # Most faint peaks are the board's texture: one look at the rim, without fitting, sets them aside.
         weak = np.nonzero(share < PEAK_VOTE_SHARE)[0]
         _, strength, _ = _rim_points(edges, peaks[weak], radius_px, n_angles=36, search_px=max(2.0, 0.18 * radius_px))
-        least = np.where(in_region[weak], _screen_support(faint),
+        least = np.where(in_region[weak], _screen_support(partial or faint),
                          _screen_support(faint_elsewhere) if faint_elsewhere else np.inf)
-        hopeless = (strength > edges.threshold).mean(axis=1) < least
+        screen = (strength > edges.threshold).mean(axis=1)
+        hopeless = screen < least
+        # Those looked at only for a partial rim are judged as partial rims alone.
+        partial_only[weak] = screen < np.where(in_region[weak], _screen_support(faint), -np.inf)
         allowed = np.ones(len(peaks), bool)
         allowed[weak[hopeless]] = False
-        peaks, share, in_region = peaks[allowed], share[allowed], in_region[allowed]
+        peaks, share, in_region, partial_only = peaks[allowed], share[allowed], in_region[allowed], partial_only[allowed]
     found = verify_rims(edges, peaks, radius_px=radius_px, unseen_px=unseen_px)
     found = DiscCandidates(found.centres_px, found.radii_px, found.support, found.residual_px, found.sectors,
                            found.strength, share)
@@ -424,7 +450,12 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
         clear = _shows_rim(found, faint, radius_px)
         if faint_elsewhere is not None:
             clear = np.where(in_region, clear, _shows_rim(found, faint_elsewhere, radius_px))
-        keep = np.where(share >= PEAK_VOTE_SHARE, keep, clear)
+        keep = np.where(share >= PEAK_VOTE_SHARE, keep, clear & ~partial_only)
+    if partial:
+        is_partial = ~keep & in_region & _shows_rim(found, partial, radius_px)
+        found = DiscCandidates(found.centres_px, found.radii_px, found.support, found.residual_px, found.sectors,
+                               found.strength, found.vote_share, is_partial)
+        keep |= is_partial
     found = found.filter(keep)
     order = np.argsort(-found.support, kind="stable")
     return found.filter(order)

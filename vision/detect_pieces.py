@@ -18,10 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
-from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, rim_edges,
-                                 rim_radius, verify_rims)
+from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, longest_arc,
+                                 rim_edges, rim_radius, verify_rims)
 from vision.masked_median import masked_median
 from vision.rectify_board import BoardView
+from vision.striker_rim import coins_grown, striker_among_coins
 from vision.zones import hole_mask
 
 PRINT_COLOUR_MATCH = 14.0
@@ -151,6 +152,23 @@ PRINTED_FAINT_MIN_STEP_SHARE = 0.9
 PRINTED_FAINT_MAX_FACE_SPREAD = 30.0
 """Most upper-quartile Lab spread over the face of a faint rim on print: a coin's face is one colour and its
 engraving (coins on print up to 22), lettering between the base lines and the star's points are not (36 and up)."""
+
+HALF_RIMS = FaintRims(least_vote_share=0.02, min_support=0.4, min_sectors=3, max_residual_px=0.55,
+                      max_radius_error=0.12, least_screen_support=0.4)
+"""What a carrom coin's rim seen in part only must show, clear of the print (a white coin on a pale board shows its
+shadow side alone; tuning stills 60000-60119: such coins 0.42 to 0.74 of their rims seen, residuals up to 0.51 px,
+radii 14.6 to 17.3 mm, the shadow widening them). Such a rim must also show a coin's face (`HALF_RIM_*`)."""
+
+HALF_RIM_MAX_SURROUND_SPREAD = 15.0
+"""Most upper-quartile Lab spread of the board just around a half rim (such coins up to 14.6; texture and print that
+draw half rims, 30 at the 90th percentile)."""
+
+HALF_RIM_MAX_FACE_SPREAD = 25.0
+"""Most upper-quartile Lab spread over a half rim's face (such coins 8 to 23)."""
+
+HALF_RIM_MIN_ARC = 0.375
+"""Least share of a half rim seen in one unbroken arc: a coin's shadow side is one (such coins 0.38 to 0.62), the
+edges of printed lettering are broken (0.31 to 0.35)."""
 
 PRINT_CLEARANCE_MM = 3.0
 """Least gap between a faint rim and any printed figure (`clear_of_print`): the print's line width and blur."""
@@ -533,7 +551,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     lab = view.lab
     edges = lab_edge_field(lab)
     s = view.px_per_mm
-    centres, radii, size_index, support, score, faint, on_print = [], [], [], [], [], [], []
+    centres, radii, size_index, support, score, faint, on_print, partial = [], [], [], [], [], [], [], []
     mouths_px = None
     if isinstance(board, CarromBoard):
         # A dark pocket mouth hides the part of a coin's rim over it (a black coin over it shows little else).
@@ -553,13 +571,14 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
                            unseen_px=mouths_px,
                            faint_elsewhere=PRINTED_FAINT_RIMS if isinstance(board, CarromBoard) else None,
                            elsewhere_region=lambda px, r=size.radius_mm: printed_faint_region(view.to_mm(px), board,
-                                                                                              radius_mm=r))
+                                                                                              radius_mm=r),
+                           partial=HALF_RIMS if isinstance(board, CarromBoard) and k == 0 else None)
         mm = view.to_mm(found.centres_px)
         r_mm = found.radii_px / s
         # The measured radius must be nearer this size than any other.
         nearest = np.argmin(np.abs(r_mm[:, None] - np.array([z.radius_mm for z in sizes])[None, :]), axis=1)
         ok = (nearest == k) & on_surface(mm, board, margin_mm=PARALLAX_MARGIN_MM)
-        weak = found.vote_share < PEAK_VOTE_SHARE
+        weak = (found.vote_share < PEAK_VOTE_SHARE) | found.is_partial
         printed_faint = weak & ~faint_region(mm, board, radius_mm=size.radius_mm)
         ok &= ~printed_faint | (printed_faint_region(mm, board, radius_mm=size.radius_mm)
                                 & (found.support >= PRINTED_FAINT_RIMS.min_support))
@@ -572,10 +591,11 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         score.append(found.support[ok] * fit - 0.02 * np.minimum(found.residual_px[ok], 10) + 0.1 * k)
         faint.append(weak[ok])
         on_print.append(printed_faint[ok])
+        partial.append(found.is_partial[ok])
     centres_mm = np.vstack(centres) if centres else np.zeros((0, 2))
     radii_mm, size_arr = np.concatenate(radii), np.concatenate(size_index).astype(int)
     support_arr, score_arr, faint_arr = np.concatenate(support), np.concatenate(score), np.concatenate(faint)
-    on_print_arr = np.concatenate(on_print)
+    on_print_arr, partial_arr = np.concatenate(on_print), np.concatenate(partial)
     if len(radii_mm) == 0:
         return PieceDetections.empty()
     steps = step_share(lab, view.to_px(centres_mm), radii_mm * s, offset_px=0.3 * sizes[0].radius_mm * s)
@@ -591,7 +611,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     # A faint rim only fills a gap the clear ones left: it never displaces one.
     weak = filled & faint_arr
     found = found.join(_faint_pieces(candidates.filter(weak), score_arr[weak], found, lab, view, sizes, board,
-                                     on_print=on_print_arr[weak], edges=edges))
+                                     on_print=on_print_arr[weak], partial=partial_arr[weak], edges=edges))
     if isinstance(board, CouronneBoard):
         found = _shooter_among_all(found)
     # Measured on carrom coins (a couronne ring's face is its band; crokinole's 20-hole is a disc's size).
@@ -601,7 +621,45 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         if len(more) == 0:
             break
         found, looked_at = found.join(more), len(found)
+    if isinstance(board, CarromBoard):
+        found = _striker_decided(found, edges, lab, view, sizes, board, unseen_px=mouths_px)
     return found.filter(np.argsort(-found.support, kind="stable"))
+
+
+def _striker_decided(found: PieceDetections, edges: EdgeField, lab: np.ndarray, view: BoardView,
+                     sizes: tuple[PieceSize, ...], board: BoardModel, *, unseen_px: np.ndarray | None) -> PieceDetections:
+    """Carrom's striker decided again over all the pieces found (`vision.striker_rim`).
+
+    A black coin or the queen grown by its shadow to a striker's size is a coin. A coin-sized circle that is a
+    striker's inner ring becomes the striker, measured on its own rim, where no striker is left, or where the one
+    left was a faint rim or looks like a white coin (which then is one).
+    """
+    s = view.px_per_mm
+    coin, striker = sizes[0].radius_mm, sizes[1].radius_mm
+    size, radii, centres = found.size.copy(), found.radii_mm.copy(), found.centres_mm.copy()
+    # The coin-sized rim inside each striker-sized piece (none inside the others).
+    inner_support, inner_radii = np.zeros(len(found)), np.full(len(found), coin * s)
+    if (size == 1).any():
+        inner = verify_rims(edges, view.to_px(centres[size == 1]), radius_px=coin * s, unseen_px=unseen_px)
+        inner_support[size == 1], inner_radii[size == 1] = inner.support, inner.radii_px
+    to_coins = coins_grown(found.colour_lab, size, inner_support)
+    coins = np.nonzero((size == 0) & ~to_coins)[0]
+    rim = striker_among_coins(edges, view.to_px(centres[coins]), found.colour_lab[coins], coin_radius_px=coin * s,
+                              striker_radius_px=striker * s, unseen_px=unseen_px)
+    if rim.index >= 0:
+        large = (size == 1) & ~to_coins
+        if not large.any() or (found.is_faint[large] | rim.looks_white(found.colour_lab[large])).all():
+            to_coins |= large
+            i = coins[rim.index]
+            size[i], radii[i], centres[i] = 1, rim.radius_px / s, view.to_mm(rim.centre_px[None])[0]
+    if to_coins.any():
+        size[to_coins] = 0
+        radii[to_coins] = np.clip(inner_radii[to_coins] / s, coin * (1 - FAINT_RIMS.max_radius_error),
+                                  coin * (1 + FAINT_RIMS.max_radius_error))
+    if np.array_equal(size, found.size):
+        return found
+    colour, surround = _colours(lab, view, centres, size, sizes, board)
+    return PieceDetections(centres, radii, size, found.support, colour, surround, found.is_faint)
 
 
 def _touching_places(found: PieceDetections, radius_mm: float, *, new_from: int = 0) -> np.ndarray:
@@ -730,11 +788,12 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
 
 def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: PieceDetections, lab: np.ndarray,
                   view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel, *, on_print: np.ndarray,
-                  edges: EdgeField) -> PieceDetections:
+                  partial: np.ndarray, edges: EdgeField) -> PieceDetections:
     """Pieces among faint rims: on even board, clear of the pieces found, and a large one only where none was found.
 
     `on_print` marks carrom rims over the board's print (`PRINTED_FAINT_RIMS`): judged by their face and as the
-    print itself is, not by the board around them, which the print makes busy.
+    print itself is, not by the board around them, which the print makes busy. `partial` marks carrom rims seen in
+    part only (`HALF_RIMS`): the board around them must be evener, and their face a coin's.
     """
     s = view.px_per_mm
     allowed_mm = 0.3 * sizes[0].radius_mm
@@ -742,7 +801,8 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
         free = _clear_of(candidates.centres_mm, found, candidates.radii_mm - allowed_mm)
         if (found.size == 1).any():
             free &= candidates.size == 0
-        candidates, score_arr, on_print = candidates.filter(free), score_arr[free], on_print[free]
+        candidates, score_arr, on_print, partial = (candidates.filter(free), score_arr[free], on_print[free],
+                                                    partial[free])
     if len(candidates) == 0:
         return PieceDetections.empty()
     colour, surround = _colours(lab, view, candidates.centres_mm, candidates.size, sizes, board)
@@ -755,8 +815,15 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
             <= CROKINOLE_FAINT_MAX_FACE_SPREAD)
     else:
         # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround.
-        even = face_spread(lab, centres_px, surround, inner_px=1.15 * sizes[0].radius_mm * s,
-                           radius_px=1.6 * sizes[0].radius_mm * s) <= FAINT_MAX_SURROUND_SPREAD
+        around = face_spread(lab, centres_px, surround, inner_px=1.15 * sizes[0].radius_mm * s,
+                             radius_px=1.6 * sizes[0].radius_mm * s)
+        even = around <= np.where(partial, HALF_RIM_MAX_SURROUND_SPREAD, FAINT_MAX_SURROUND_SPREAD)
+        if partial.any():
+            even &= ~partial | (face_spread(lab, centres_px, colour, radius_px=0.6 * sizes[0].radius_mm * s)
+                                <= HALF_RIM_MAX_FACE_SPREAD)
+            looked = np.nonzero(partial & even)[0]
+            seen, _ = rim_edges(edges, centres_px[looked], radius_px=sizes[0].radius_mm * s)
+            even[looked] = longest_arc(seen) >= HALF_RIM_MIN_ARC
     if on_print.any():
         even = np.where(on_print, _coin_on_print(candidates, colour, surround, found, lab, view, sizes, board,
                                                  edges=edges), even)

@@ -51,3 +51,18 @@ def test_coins_on_the_far_base_line_are_not_the_striker(seed):
               ("striker", 30.0, -across)]
     reading = _read(places, seed=seed, look="birch_black_frame", difficulty="medium")
     assert [_kind_at(reading, x, y) for _, x, y in places] == [kind for kind, _, _ in places]
+
+
+@pytest.mark.parametrize("look, seed", [("birch_black_frame", 4), ("plywood_brown_frame", 5),
+                                        ("plywood_brown_frame", 6)])
+def test_a_blurred_white_striker_on_a_base_line_is_the_striker_and_black_coins_stay_coins(look, seed):
+    board = load_board("carrom")
+    across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+    # Blurred on a pale board, the striker's inner ring fits a coin's circle better than its own rim does, and a
+    # black coin with its shadow fits a striker's (seed 6).
+    places = [("striker", 140.0, -across), ("white", 60.0, 120.0), ("white", -150.0, 40.0), ("white", 200.0, 180.0),
+              ("black", -140.0, -60.0), ("black", 20.0, -100.0)]
+    reading = _read(places, seed=seed, look=look, difficulty="hard")
+    assert _kind_at(reading, 140.0, -across) == "striker"
+    counts = reading.counts()
+    assert (counts["striker"], counts["black"]) == (1, 2)

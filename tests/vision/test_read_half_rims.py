@@ -1,0 +1,34 @@
+"""White coins on pale carrom boards whose rims show on their shadow side only, and a blurred white striker.
+
+Blurred and dimly lit, a white coin on a birch or plywood board shows about half its
+rim, in one arc where its shadow falls; the rest is lost in the board's texture. Such
+a half rim is believed clear of the print, around a face of one colour on even board.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.geometry import load_board
+from simulation.film import film_still
+from simulation.scene import PieceState, SceneFrame
+from vision.pieces_read import read_pieces
+
+RESOLUTION = (1280, 720)
+WHITES = [(60.0, 120.0), (-150.0, 40.0), (200.0, 180.0), (-100.0, -150.0), (120.0, -60.0)]
+BLACK = (-40.0, 200.0)
+
+
+@pytest.mark.parametrize("look, seed", [("birch_black_frame", 2), ("plywood_brown_frame", 2)])
+def test_lone_white_coins_showing_half_their_rims_are_found_and_nothing_else(look, seed):
+    board = load_board("carrom")
+    places = [("white", x, y) for x, y in WHITES] + [("black", *BLACK)]
+    frame = SceneFrame(0.0, tuple(PieceState(i, kind, x, y, board.coin_diameter_mm / 2)
+                                  for i, (kind, x, y) in enumerate(places)))
+    image, homography = film_still(frame, board=board, seed=seed, difficulty="hard", resolution=RESOLUTION, look=look)
+    reading = read_pieces(image, homography=homography, board=board)
+    found_whites = sum(any(p.kind == "white" and np.hypot(p.x_mm - x, p.y_mm - y) < 5.0 for p in reading.pieces)
+                       for x, y in WHITES)
+    assert found_whites >= 3
+    assert all(min(np.hypot(p.x_mm - x, p.y_mm - y) for _, x, y in places) < 5.0 for p in reading.pieces)
