@@ -12,6 +12,7 @@ the log: it is kept aside for the referee with the reason.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,10 +89,16 @@ class MatchRecorder:
         if self.game == "crokinole":
             self._crokinole(shots, reading)
             return logged
-        entry = self._stroke(observations, shots[0])
-        if review:
-            entry["needs_review"] = True
-        return logged + self._append(entry)
+        # Strokes struck before the board settled between them: each takes what happened from its strike on.
+        shots.sort(key=lambda o: o.t_s)
+        for i, shot in enumerate(shots):
+            until_s = shots[i + 1].t_s if i + 1 < len(shots) else math.inf
+            own = [o for o in observations if o.type != "shot" and (i == 0 or o.t_s >= shot.t_s) and o.t_s < until_s]
+            entry = self._stroke(own, shot)
+            if review:
+                entry["needs_review"] = True
+            logged += self._append(entry)
+        return logged
 
     def finish(self) -> list[dict[str, Any]]:
         """Entries still waiting when the video ends (a crokinole round whose board was not cleared in view)."""

@@ -21,7 +21,7 @@ from calibration.geometry import BoardModel, CrokinoleBoard, load_board
 from vision.board_location import BoardLocation
 from vision.board_tracker import BoardTracker
 from vision.homography import project
-from vision.events import EventInferer, Motion, Observation
+from vision.events import HIDDEN_IN_HOLE, EventInferer, Motion, Observation
 from vision.localise import locate_board
 from vision.pieces import BoardReading
 from vision.pieces_read import read_pieces
@@ -33,6 +33,8 @@ from vision.sources import Frame
 # Share of the board moving on its own (about a shot piece's trace in a frame) ... A crokinole
 # disc is a smaller share of its board than a striker, and slows sooner.
 MIN_STRIKE_MOTION = {"carrom": 0.003, "couronne": 0.003, "crokinole": 0.0018}
+ARM_MOTION = 0.01  # share of the board changed in parts reaching its rim in a frame that is an arm, not a piece
+ARM_GONE_S = 0.4  # no arm seen moving over the board for this long, one seen then is another (not the striking one)
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
 STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the total motion of the stroke's largest such run
 MAX_SEGMENT_FRAMES = 9000  # moving frames kept between settled readings (5 min at 30 fps)
@@ -72,11 +74,21 @@ class _Segment:
     # (t_s, share of the board) per moving frame; the last few minutes only, so a board that
     # never settles (a crowd in view) does not grow memory.
     free_motion: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=MAX_SEGMENT_FRAMES))
+    # (t_s, share of the board) per moving frame changed in parts that reach the rim (an arm), 1.0 while one is
+    # held in; the same few minutes.
+    arm_motion: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=MAX_SEGMENT_FRAMES))
 
     def begin(self, t_s: float) -> None:
         """Movement since the last settled reading started at `t_s` (if not earlier)."""
         if self.start_s is None:
             self.start_s = t_s
+
+    def hand_came_after(self, t_s: float | None) -> bool | None:
+        """Whether an arm reached over the board anew after `t_s` (the strike), not the striking one withdrawing.
+
+        None without a strike to look from.
+        """
+        return None if t_s is None else self._arm_came_s(t_s) is not None
 
     def strike_s(self, *, min_motion: float) -> float | None:
         """When pieces first moved on their own and kept moving.
@@ -85,6 +97,16 @@ class _Segment:
         changes a frame or two; a strike sets pieces rolling for many frames. Runs
         of frames with free motion are weighed by their total motion: the strike
         starts the first run with a good share of the stroke's largest.
+        """
+        strikes = self.strikes_s(min_motion=min_motion)
+        return strikes[0] if strikes else None
+
+    def strikes_s(self, *, min_motion: float) -> list[float]:
+        """When each stroke struck: the first strike (`strike_s`), then each such run that follows a new arm.
+
+        The board need not settle between two strokes (pieces still rolling when the next
+        player reaches in): a strong run of free motion after an arm came over the board
+        anew, beyond the striking one withdrawing, is the next stroke.
         """
         runs: list[tuple[float, float, int]] = []  # (start t_s, total share, frames)
         in_run = False
@@ -97,11 +119,30 @@ class _Segment:
             else:
                 runs.append((t_s, share, 1))
                 in_run = True
-        runs = [run for run in runs if run[2] >= STRIKE_FRAMES]
-        if not runs:
-            return None
-        largest = max(total for _, total, _ in runs)
-        return next(start for start, total, _ in runs if total >= STRIKE_SHARE_OF_PEAK * largest)
+        largest = max((total for _, total, frames in runs if frames >= STRIKE_FRAMES), default=0.0)
+        strong = [start for start, total, frames in runs
+                  if frames >= STRIKE_FRAMES and total >= STRIKE_SHARE_OF_PEAK * largest]
+        strikes = strong[:1]
+        for start in strong[1:]:
+            arm_s = self._arm_came_s(strikes[-1])
+            if arm_s is not None and arm_s < start:
+                strikes.append(start)
+        return strikes
+
+    def _arm_came_s(self, strike_s: float) -> float | None:
+        """When an arm reached over the board anew after `strike_s`: seen again after none was for a while.
+
+        The striking hand lingers and withdraws, seen every frame or two while it moves; a hand
+        still over the board changes nothing, so it is a gap in the arm's motion that tells it gone.
+        """
+        last_s = strike_s
+        for when, share in self.arm_motion:
+            if when < strike_s or share < ARM_MOTION:
+                continue
+            if when - last_s >= ARM_GONE_S:
+                return when
+            last_s = when
+        return None
 
 
 @dataclass
@@ -300,6 +341,8 @@ class BoardAnalyzer:
         if gate.is_moving or gate.is_occluded:
             segment.begin(frame.t_s)
             segment.free_motion.append((frame.t_s, gate.free_motion_fraction))
+            segment.arm_motion.append((frame.t_s, 1.0 if gate.is_occluded
+                                       else gate.motion_fraction - gate.free_motion_fraction))
             self._drop_ahead()
         elif self.read_ahead and not gate.is_settled and frame.t_s - gate.still_since_s >= READ_AHEAD_AFTER_S:
             self._read_ahead(frame, gate.still_since_s)
@@ -327,11 +370,13 @@ class BoardAnalyzer:
             if self._read_frame is not None:
                 unchanged = partial(spots_unchanged, self._read_frame, frame.image, homography=self._homography)
             start_s = segment.start_s if segment.start_s is not None else hole_entries[0]
-            strike_s = segment.strike_s(min_motion=MIN_STRIKE_MOTION[self.game])
+            strikes_s = segment.strikes_s(min_motion=MIN_STRIKE_MOTION[self.game])
+            strike_s = strikes_s[0] if strikes_s else None
             motion = Motion(start_s, strike_s, tuple(self._pockets.activity()), hole_entries,
                             self._hole is not None and self._hole.is_full, unchanged,
                             self._ditch.landings() if self._ditch is not None else (), ditch_discs,
-                            self._ditch.changes() if self._ditch is not None else ())
+                            self._ditch.changes() if self._ditch is not None else (), self._hole_hides(),
+                            segment.hand_came_after(strikes_s[-1] if strikes_s else None), tuple(strikes_s[1:]))
         self._segment = _Segment()
         self._pockets.reset()
         for watch in (self._ditch, self._hole):
@@ -351,6 +396,10 @@ class BoardAnalyzer:
         if not self.read_in_background:
             self._conclude()
         return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
+
+    def _hole_hides(self) -> tuple[str, ...]:
+        """Crokinole: the disc colours that lie in the 20-hole unseen: the dark team's in a dark hole, else none."""
+        return HIDDEN_IN_HOLE if self._hole is not None and self._hole.is_dark else ()
 
     def _ditch_discs(self, image: np.ndarray) -> tuple[float, ...]:
         """Crokinole: discs lying in each sector of the ditch (nothing for other games)."""

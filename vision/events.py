@@ -37,7 +37,7 @@ CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone o
 STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
 CROKINOLE_COLOURS = ("light", "dark")
 CLEARED_DISCS = 3  # crokinole: this many discs and more taken off an emptied board, nothing struck, is a clearing
-HIDDEN_IN_HOLE = "dark"  # crokinole: the disc colour that can lie in the 20-hole without changing its look
+HIDDEN_IN_HOLE = ("dark",)  # crokinole: disc colours that can lie in the 20-hole unseen, when the hole cannot say
 # Crokinole: a ditch sector that gained this share of a disc's look takes part in an arrival, and
 # neighbouring sectors that gained this many discs between them (less what the sectors beside them
 # lost) had one come in: a disc come to rest against one lying there already shows only in part.
@@ -91,6 +91,9 @@ class Motion:
     ditch: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) of each spell of motion in the ditch
     ditch_discs: tuple[float, ...] = ()  # crokinole: discs lying in each sector of the ditch now (DitchWatch.discs)
     ditch_changes: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) of any change of the ditch (arms too)
+    hole_hides: tuple[str, ...] = HIDDEN_IN_HOLE  # crokinole: disc colours that lie in the 20-hole without changing its look
+    hand_after_strike: bool | None = None  # an arm reached over the board anew after the last strike (None: not known)
+    later_strikes: tuple[float, ...] = ()  # carrom, couronne: strokes struck after the first before the board settled
 
     def followed_by(self, later: Motion | None) -> Motion:
         """This movement and a `later` one as one (the settled view between them could not be read)."""
@@ -106,7 +109,13 @@ class Motion:
         strike_s = self.strike_s if self.strike_s is not None else later.strike_s
         return Motion(self.start_s, strike_s, tuple(pockets[i] for i in sorted(pockets)),
                       self.hole_entries + later.hole_entries, later.hole_full, later.unchanged,
-                      self.ditch + later.ditch, later.ditch_discs, self.ditch_changes + later.ditch_changes)
+                      self.ditch + later.ditch, later.ditch_discs, self.ditch_changes + later.ditch_changes,
+                      later.hole_hides,
+                      # The view between was covered: whether a hand came after the last strike is known only
+                      # when the later movement struck anew.
+                      later.hand_after_strike if later.strike_s is not None else None,
+                      self.later_strikes + ((later.strike_s,) if self.strike_s is not None and later.strike_s is not None
+                                            else ()) + later.later_strikes)
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
@@ -280,6 +289,10 @@ class EventInferer:
         if is_stroke:
             observations.append(Observation(shot_t_s, "shot", self._shot_piece(new_tracks),
                                             confidence=1.0 if motion.strike_s is not None else 0.6))
+            if stroke_piece is not None:
+                # Strokes struck before the board settled from the first: what went, went in one of them.
+                observations += [Observation(t_s, "shot", stroke_piece, confidence=0.7, needs_review=True)
+                                 for t_s in motion.later_strikes]
             self._waiting = None
         if waiting:
             self._waiting = new_tracks[0]
@@ -307,18 +320,22 @@ class EventInferer:
         for track in missing:
             if track.missing_since_s is None:
                 landed_s = self._landing(track, landings) if landings else None
+                if landed_s is None:
+                    # Not counted coming into the ditch (a dark disc in a dark ditch): the motion seen there.
+                    spells = _after(motion.ditch, motion.strike_s)
+                    landed_s = self._landing(track, spells) if spells else None
                 track.missing_since_s = landed_s if landed_s is not None else shot_t_s
             track.missed += 1
             explained = bool(busy) and self.game in STROKE_PIECES and track.missed == 1
             if explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
                 observations.append(self._gone(track, busy if explained else []))
                 self._tracks.remove(track)
-        observations += self._striker_gone(strikers_gone, vanished, is_stroke, busy, observations)
+        observations += self._striker_gone(strikers_gone, vanished, is_stroke, busy, observations, motion)
         if self.game == "crokinole":
             # The last shot's 20s taken out again come first: before this view's shot, if there is one.
             observations += self._twenties_removed(landings, motion)
             if is_stroke and motion.strike_s is not None and not shot_seen and not entries:
-                observations += self._shot_disc_off(landings, shot_t_s)
+                observations += self._shot_disc_off(landings, shot_t_s, motion.ditch)
             observations += self._sunk(reading, motion, shot_t_s)
             if is_stroke and motion.strike_s is not None:
                 self._last_20s = [o.piece for o in observations
@@ -401,11 +418,16 @@ class EventInferer:
         gap = [abs((angle - bearing + np.pi) % (2 * np.pi) - np.pi) for _, angle in landings]
         return landings.pop(int(np.argmin(gap)))[0]
 
-    def _shot_disc_off(self, landings: list[tuple[float | None, float]], shot_t_s: float) -> list[Observation]:
-        """A shot whose disc is nowhere on the board nor in the hole: it went to the ditch."""
+    def _shot_disc_off(self, landings: list[tuple[float | None, float]], shot_t_s: float,
+                       spells: tuple[tuple[float, float], ...]) -> list[Observation]:
+        """A shot whose disc is nowhere on the board nor in the hole: it went to the ditch.
+
+        Timed by its landing there, else by the first motion in the ditch (`spells`) after the shot.
+        """
         if self._last_shot is None:
             return []
-        when = min((t_s for t_s, _ in landings if t_s is not None), default=shot_t_s)
+        when = min((t_s for t_s, _ in landings if t_s is not None),
+                   default=min((t_s for t_s, _ in _after(spells, shot_t_s)), default=shot_t_s))
         return [Observation(when, "off_board", self._last_shot, confidence=0.6, needs_review=True)]
 
     def _twenties_removed(self, landings: list[tuple[float | None, float]], motion: Motion) -> list[Observation]:
@@ -479,12 +501,12 @@ class EventInferer:
                            confidence=0.95 if len(busy) == 1 else 0.75)
 
     def _striker_gone(self, gone: list[_Track], vanished: bool, is_stroke: bool, busy: list[PocketActivity],
-                      so_far: list[Observation]) -> list[Observation]:
-        """The striker (shooter) gone after a stroke: into a pocket, or back in a hand.
+                      so_far: list[Observation], motion: Motion) -> list[Observation]:
+        """The striker (shooter) gone after a stroke: into a pocket, back in a hand, or off the board.
 
-        Only a pocket clearly busy with no coin gone into it took the striker. Otherwise the
-        striker was picked up for the next stroke before the board settled, which is far
-        more common than a striker jumping off the board (unseen, so not guessed).
+        Only a pocket clearly busy with no coin gone into it took the striker. Otherwise a hand
+        that reached over the board after the (last) strike picked it up for the next stroke;
+        with none, it jumped off (when is not seen: the strike's time, held for review).
         """
         for track in gone:
             self._tracks.remove(track)
@@ -493,7 +515,10 @@ class EventInferer:
         taken = {o.pocket for o in so_far if o.type == "pocketed"}
         free = [a for a in busy if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
         if not free:
-            return []
+            if motion.strike_s is None or motion.hand_after_strike is not False:
+                return []
+            struck_s = motion.later_strikes[-1] if motion.later_strikes else motion.strike_s
+            return [Observation(struck_s, "off_board", STROKE_PIECES[self.game], confidence=0.5, needs_review=True)]
         return [self._gone(gone[0], free) if gone else self._stroke_piece_gone(free)]
 
     def _stroke_piece_gone(self, busy: list[PocketActivity]) -> Observation:
@@ -538,12 +563,12 @@ class EventInferer:
                 break
             unexplained.remove(min(unexplained, key=lambda t: _angle_apart(np.arctan2(t.y_mm, t.x_mm), angle)))
         when = hole.peak_t_s if hole.peak_t_s is not None else motion.start_s
-        # A light disc in the hole changes its look (the hole watch sees it): only a dark one hides there.
+        # A disc unlike the hole changes its look (the hole watch sees it): only one like it hides there.
         if not unexplained:
-            if shot_disc != HIDDEN_IN_HOLE:
+            if shot_disc not in motion.hole_hides:
                 return None
             return Observation(when, "sunk_20", shot_disc, confidence=0.4, needs_review=True)
-        hiding = [t for t in unexplained if t.kind == HIDDEN_IN_HOLE]
+        hiding = [t for t in unexplained if t.kind in motion.hole_hides]
         if not hiding:
             return None
         return Observation(when, "sunk_20", self._take_nearest_centre(hiding, missing).kind, confidence=0.4,
@@ -616,6 +641,11 @@ def _arrivals(rise: np.ndarray) -> list[tuple[float, int]]:
         angle = float(np.arctan2((weights * np.sin(angles)).sum(), (weights * np.cos(angles)).sum()) % (2 * np.pi))
         arrivals.append((angle, max(1, round(total))))
     return arrivals
+
+
+def _after(spells: tuple[tuple[float, float], ...], start_s: float | None) -> list[tuple[float, float]]:
+    """The (t_s, angle) spells of motion from `start_s` on (none without a start)."""
+    return [] if start_s is None else [(t_s, angle) for t_s, angle in spells if t_s >= start_s]
 
 
 def _angle_apart(a: float, b: float) -> float:

@@ -36,6 +36,7 @@ EDGE_BAND_FRACTION = 0.03  # a surface cut by the picture's edge is watched for 
 GLOBAL_POCKETS = 3  # this many pockets changing in the same frame is the board bumped or the light, not pieces
 MOUTH_SHARE = 0.8  # a pocket's mouth: inside this share of its radius (clear of its rim)
 HOLE_CHANGE = 30  # mean colour change of the 20-hole's mouth from its empty look that means something lies in it
+HOLE_DARK = 60  # an empty 20-hole whose brightest channel is at most this is dark: a dark disc lies in it unseen
 HOLE_STEADY_S = 0.2  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
 # Arms are watched on the table this far beyond the board's outer edge too: every arm over the board
 # crosses it, and a sleeve on the table is plain to see where skin over a wooden frame is not.
@@ -136,6 +137,11 @@ class PocketWatch:
         rows, cols, _, _ = self._windows[pocket]
         return image[rows, cols][self._mouths[pocket]].astype(np.int16)
 
+    def surround(self, image: np.ndarray, pocket: int = 0) -> np.ndarray:
+        """The pixels (n, 3) of the board in the wider ring around a pocket (its light, pieces aside)."""
+        rows, cols, _, around = self._windows[pocket]
+        return image[rows, cols][around > 0].astype(np.int16)
+
     def reset(self) -> None:
         """Forget the activity so far (call after each settled reading)."""
         self._energy[:] = 0.0
@@ -151,7 +157,8 @@ class PocketWatch:
 class HoleWatch:
     """Crokinole: when a disc came to lie in the 20-hole, from the hole's look against its empty look.
 
-    Each frame the hole's mouth is compared with the empty hole; a hole that goes from
+    Each frame the hole's mouth is compared with the empty hole, in the light of the board
+    around it now (the light changes during a match); a hole that goes from
     looking empty to looking full, and stays so for `HOLE_STEADY_S`, took a disc at the
     start of that stretch. Every such entry since the last `reset` is kept, so a 20 taken
     out of the hole before the board settles is still seen. A disc lying over the mouth
@@ -168,6 +175,8 @@ class HoleWatch:
     def __init__(self, pockets: PocketWatch, *, empty: np.ndarray):
         self._pockets = pockets
         self._empty = pockets.mouth(empty)
+        self._empty_light = self._light(empty)
+        self._gain = np.ones(3)  # the light now against the empty look's, per channel
         self.holding = False
         self.is_full = False
         self._since_s: float | None = None  # when the look last turned from what `holding` says
@@ -184,7 +193,9 @@ class HoleWatch:
         mouth = self._pockets.mouth(image)
         if mouth.shape != self._empty.shape or not len(mouth):
             return
-        self.is_full = float(np.abs(mouth - self._empty).max(axis=1).mean()) > HOLE_CHANGE
+        self._gain = self._light(image) / self._empty_light
+        expected = np.minimum(self._empty * self._gain, 255.0)
+        self.is_full = float(np.abs(mouth - expected).max(axis=1).mean()) > HOLE_CHANGE
         if self.is_full == self.holding:
             self._since_s = None
             return
@@ -195,6 +206,16 @@ class HoleWatch:
             if self.holding:
                 self._entries.append(self._since_s)
             self._since_s = None
+
+    def _light(self, image: np.ndarray) -> np.ndarray:
+        """The board's colour around the hole (per channel, never 0); an even grey where none is in view."""
+        around = self._pockets.surround(image)
+        return np.median(around, axis=0) + 1.0 if len(around) else np.ones(3)
+
+    @property
+    def is_dark(self) -> bool:
+        """Whether the empty hole looks dark, in the light now (a dark disc in it, deep in its shade, leaves it so)."""
+        return bool(len(self._empty)) and float((np.median(self._empty, axis=0) * self._gain).max()) <= HOLE_DARK
 
     def entries(self) -> tuple[float, ...]:
         """When a disc came to lie in the hole, each time since the last reset."""

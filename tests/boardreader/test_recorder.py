@@ -37,6 +37,16 @@ def test_couronne_own_and_opponent_rings_follow_the_turn():
     assert entries[0]["pocketed"] == {"own": 1, "opponent": 1}
 
 
+def test_couronne_two_strokes_before_the_board_settled_are_two_entries_each_with_what_followed_its_strike():
+    recorder = MatchRecorder({"type": "match", "game": "couronne", "sides": ["pink", "blue"], "rings": 12})
+    entries = recorder.add([shot(1.0, "shooter"), Observation(1.3, "pocketed", "pink", 0),
+                            shot(3.0, "shooter"), Observation(3.4, "pocketed", "pink", 1),
+                            Observation(3.2, "off_board", "shooter")], None)
+    assert [(e["t"], e["pocketed"], e["shooter_off_board"]) for e in entries] == [
+        (1.0, {"own": 1, "opponent": 0}, False),
+        (3.0, {"own": 1, "opponent": 0}, True)]  # pink pocketed its own: pink again
+
+
 CROKINOLE = {"type": "match", "game": "crokinole", "preset": "nca", "sides": ["A", "B"]}
 EMPTY = BoardReading("crokinole", ())
 

@@ -14,7 +14,7 @@ import pytest
 from bench.event_matching import match_events
 from boardreader.analysis_run import AnalysisRun
 from bench.truth_playback import TruthPlayback
-from vision.analysis import spots_unchanged
+from vision.analysis import ARM_GONE_S, ARM_MOTION, _Segment, spots_unchanged
 from vision.sources import VideoFileSource
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_images" / "simulated" / "carrom" / "video"
@@ -79,3 +79,34 @@ def test_a_coin_gone_from_beside_a_pocket_is_a_changed_spot_though_the_mouth_sti
     # The patch's shape is the mouth and the frame's edge: it matches with the coin gone too.
     assert spots_unchanged(before, board, *spot, homography=np.eye(3)).tolist() == [False]
     assert spots_unchanged(before, before, *spot, homography=np.eye(3)).tolist() == [True]
+
+
+def test_an_arm_reaching_in_after_none_was_seen_is_a_hand_come_and_the_striking_one_withdrawing_is_not():
+    segment = _Segment()
+    strike_s = 1.0
+    for i in range(30, 60):  # the striking hand seen every other frame as it lingers and withdraws
+        t_s = i / 30
+        segment.arm_motion.append((t_s, 2 * ARM_MOTION if t_s < strike_s + 0.5 and i % 2 else 0.0))
+    assert segment.hand_came_after(strike_s) is False
+    segment.arm_motion.append((1.5 + ARM_GONE_S, 1.0))  # an arm held in over the board (occluded) to pick a piece up
+    assert segment.hand_came_after(strike_s) is True
+    assert segment.hand_came_after(None) is None
+
+
+def test_a_second_strong_run_of_motion_after_a_new_arm_is_a_second_stroke_and_without_one_is_not():
+    def segment(*, arm_between):  # None, 'new' or 'lingering'
+        made = _Segment()
+        for i in range(30, 120):
+            t_s = i / 30
+            rolling = 1.0 <= t_s < 1.5 or 3.0 <= t_s < 3.5
+            made.free_motion.append((t_s, 0.01 if rolling else 0.0))
+            if arm_between == "new":
+                arm = 2.5 <= t_s < 2.9  # the striker's hand gone, the next player's reaching in
+            else:
+                arm = arm_between == "lingering" and i % 3 == 0  # one hand fiddling on from first to last
+            made.arm_motion.append((t_s, 1.0 if arm else 0.0))
+        return made
+
+    assert segment(arm_between="new").strikes_s(min_motion=0.003) == pytest.approx([1.0, 3.0])
+    assert segment(arm_between="lingering").strikes_s(min_motion=0.003) == pytest.approx([1.0])
+    assert segment(arm_between=None).strikes_s(min_motion=0.003) == pytest.approx([1.0])

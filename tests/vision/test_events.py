@@ -396,3 +396,45 @@ def test_crokinole_a_disc_on_the_outer_line_gone_before_the_next_shot_is_no_disc
     observations = inf.settled(after, 3.5, Motion(0.8, 2.0, ditch_changes=((0.8, sector_angle(18)),),
                                                   ditch_discs=ditch_with(18)))
     assert [(o.type, o.piece, o.t_s) for o in observations] == [("off_board", "light", 0.8), ("shot", "light", 2.0)]
+
+
+def test_crokinole_a_dark_disc_gone_where_the_hole_would_show_it_went_to_the_ditch_timed_by_the_motion_there():
+    # A red hole shows a navy disc lying in it: gone with the hole's region busy and not counted coming
+    # into a navy ditch, it went to the ditch, when the ditch beside it moved (sector 0, east).
+    for hides, expected in ((("dark",), ("sunk_20", "dark", 1.6)), ((), ("off_board", "dark", 1.9))):
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+        inf.settled(reading(("dark", 40, 0), ("light", 0, 250), game="crokinole"), 0.0,
+                    Motion(0.0, None, ditch_discs=ditch_with()))
+        motion = Motion(1.0, 1.1, (PocketActivity(0, 0.3, 1.6),), ditch=((1.9, sector_angle(0)), (1.2, sector_angle(12))),
+                        ditch_discs=ditch_with(), hole_hides=hides)
+        observations = inf.settled(reading(("light", 0, 250), game="crokinole"), 2.5, motion)
+        gone = [(o.type, o.piece, o.t_s) for o in observations if o.type != "shot"]
+        assert gone == [expected], hides
+
+
+def test_couronne_a_shooter_gone_after_its_strike_with_no_hand_since_jumped_off_and_with_one_was_picked_up():
+    for hand, expected in ((False, [("shot", "shooter", None), ("off_board", "shooter", None)]),
+                           (True, [("shot", "shooter", None)]), (None, [("shot", "shooter", None)])):
+        inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
+        inf.settled(reading(("pink", 0, 0), ("blue", 40, 0), ("shooter", 0, -250), game="couronne"), 0.0, None)
+        after = reading(("pink", 30, 20), ("blue", 40, 0), game="couronne")
+        observations = inf.settled(after, 3.0, Motion(0.5, 1.2, hand_after_strike=hand))
+        assert kinds(observations) == expected, hand
+        assert all(o.needs_review for o in observations if o.type == "off_board")
+
+
+
+def test_couronne_a_stroke_struck_before_the_board_settled_is_a_second_shot_held_for_review():
+    inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(("pink", 0, 0), ("blue", 40, 0), ("shooter", 0, -250), game="couronne"), 0.0, None)
+    after = reading(("pink", 30, 20), ("blue", 40, 0), ("shooter", 0, 250), game="couronne")
+    observations = inf.settled(after, 5.0, Motion(0.5, 1.2, hand_after_strike=False, later_strikes=(3.0,)))
+    assert [(o.type, o.t_s, o.needs_review) for o in observations] == [("shot", 1.2, False), ("shot", 3.0, True)]
+
+
+def test_couronne_a_shooter_read_again_after_two_strokes_did_not_jump_off():
+    inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(("pink", 0, 0), ("blue", 40, 0), ("shooter", 0, -250), game="couronne"), 0.0, None)
+    after = reading(("pink", 30, 20), ("blue", 40, 0), ("shooter", 100, 250), game="couronne")
+    observations = inf.settled(after, 5.0, Motion(0.5, 1.2, hand_after_strike=False, later_strikes=(3.0,)))
+    assert "off_board" not in [o.type for o in observations]

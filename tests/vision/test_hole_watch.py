@@ -58,6 +58,36 @@ def test_a_disc_that_stays_in_the_hole_is_one_entry_and_the_watch_forgets_it_on_
     assert watch.entries() == () and watch.holding
 
 
+def red_hole_frame(*, gain=(1.0, 1.0, 1.0), disc_bgr=None) -> np.ndarray:
+    """A green board with a red 20-hole (BGR, as painted boards have), lit with `gain` per channel, a disc in the hole if asked."""
+    image = np.full((400, 400, 3), (75, 123, 61), np.uint8)
+    cv2.circle(image, (200, 200), round(0.4 * BOARD.hole_diameter_mm / 2), (30, 23, 153), -1)
+    if disc_bgr is not None:
+        cv2.circle(image, (200, 200), round(0.4 * 15.9), disc_bgr, -1)
+    return np.clip(image * np.array(gain), 0, 255).astype(np.uint8)
+
+
+def test_an_empty_hole_under_a_brighter_light_is_no_entry_and_a_disc_in_it_still_is():
+    brighter = (2.1, 1.6, 1.15)  # as a light change of a tuning clip: the hole's darkest channels gain most
+    empty = red_hole_frame()
+    watch = HoleWatch(PocketWatch(HOMOGRAPHY, board=BOARD, image_shape=empty.shape[:2]), empty=empty)
+    for i in range(30):
+        watch.update(red_hole_frame(gain=brighter), i / FPS)
+    assert watch.entries() == () and not watch.is_full
+    for i in range(30, 60):
+        watch.update(red_hole_frame(gain=brighter, disc_bgr=(60, 80, 90)), i / FPS)
+    assert watch.entries() == pytest.approx((30 / FPS,))
+
+
+def test_a_black_hole_is_dark_and_a_red_one_is_not_even_under_a_dimmer_light():
+    dark = HoleWatch(PocketWatch(HOMOGRAPHY, board=BOARD, image_shape=(400, 400)), empty=frame())
+    assert dark.is_dark
+    empty = red_hole_frame()
+    red = HoleWatch(PocketWatch(HOMOGRAPHY, board=BOARD, image_shape=empty.shape[:2]), empty=empty)
+    red.update(red_hole_frame(gain=(0.6, 0.6, 0.6)), 0.0)
+    assert not red.is_dark
+
+
 @pytest.fixture(scope="module")
 def sunk_clip(tmp_path_factory):
     """Seed 927's first shot: the light disc goes straight into the hole, and the board is bumped as it lies there."""
