@@ -145,18 +145,27 @@ def striker_among_coins(edges: EdgeField, centres_px: np.ndarray, colour_lab: np
     light = np.nonzero((colour_lab[:, 0] >= LIGHT_COIN_MIN_LIGHTNESS) & (chroma < LIGHT_COIN_MAX_CHROMA))[0]
     if len(light) == 0:
         return StrikerRim(-1, np.zeros(2), 0.0, None)
-    large = verify_rims(edges, centres_px[light], radius_px=striker_radius_px, unseen_px=unseen_px)
-    small = verify_rims(edges, centres_px[light], radius_px=coin_radius_px, unseen_px=unseen_px)
-    ratio = large.strength / np.maximum(small.strength, 1e-6)
-    rim = ((large.support >= STRIKER_RIM_MIN_SUPPORT)
-           & (np.abs(large.radii_px - striker_radius_px) <= (1 - STRIKER_RIM_MIN_RADIUS_SHARE) * striker_radius_px)
-           & (ratio >= STRIKER_RIM_MIN_STRENGTH_RATIO))
+    hue = colour_lab[light, 1:]
+    # Only a piece of a hue of its own can be the striker: the rims of the others are not measured.
+    own_hue = np.array([np.linalg.norm(hue[i] - np.median(np.delete(hue, i, axis=0), axis=0)) if len(hue) > 1
+                        else np.inf for i in range(len(hue))]) >= STRIKER_MIN_COLOUR_GAP / 2
+    rim = np.zeros(len(light), bool)
+    radii, centres = np.zeros(len(light)), np.zeros((len(light), 2))
+    if own_hue.any():
+        large = verify_rims(edges, centres_px[light[own_hue]], radius_px=striker_radius_px, unseen_px=unseen_px)
+        small = verify_rims(edges, centres_px[light[own_hue]], radius_px=coin_radius_px, unseen_px=unseen_px)
+        ratio = large.strength / np.maximum(small.strength, 1e-6)
+        rim[own_hue] = ((large.support >= STRIKER_RIM_MIN_SUPPORT)
+                        & (np.abs(large.radii_px - striker_radius_px)
+                           <= (1 - STRIKER_RIM_MIN_RADIUS_SHARE) * striker_radius_px)
+                        & (ratio >= STRIKER_RIM_MIN_STRENGTH_RATIO))
+        radii[own_hue], centres[own_hue] = large.radii_px, large.centres_px
     if rim.all():
         return StrikerRim(-1, np.zeros(2), 0.0, None)
-    white_hue = np.median(colour_lab[light[~rim], 1:], axis=0)
-    apart = np.linalg.norm(colour_lab[light, 1:] - white_hue, axis=1)
+    white_hue = np.median(hue[~rim], axis=0)
+    apart = np.linalg.norm(hue - white_hue, axis=1)
     ok = rim & (apart >= STRIKER_MIN_COLOUR_GAP)
     if not ok.any():
         return StrikerRim(-1, np.zeros(2), 0.0, white_hue)
     best = int(np.argmax(np.where(ok, apart, -np.inf)))
-    return StrikerRim(int(light[best]), large.centres_px[best], float(large.radii_px[best]), white_hue)
+    return StrikerRim(int(light[best]), centres[best], float(radii[best]), white_hue)
