@@ -9,7 +9,9 @@ Cheap measures on a small copy of each frame:
   i.e. pieces moving on their own rather than a hand (used to time a stroke);
 - occlusion: the rim around the playing surface (the frame, where pieces never
   lie) changed since the last settled view in one large patch: an arm reaching
-  in. A light change alters the whole rim alike and is divided out first. When
+  in. A light change alters the whole rim alike and is divided out first; at
+  sharp edges a pixel that matches a neighbour's colour in the settled view is
+  unchanged (a view moved with the board after a bump lands a few pixels off). When
   the patch looks like the rest of the rim now and unlike it then, the arm was
   in the settled view (e.g. the video began with a hand over the board) and
   that view is replaced.
@@ -330,9 +332,23 @@ class SettleGate:
         """The pixels of `region` (uint8 mask) that differ from `reference`, a light change divided out
         (the region's typical colour, from its `sample`, then and now), and that colour now."""
         level = _level(small, sample)
-        expected = _scaled(reference, (level + 1) / (reference_level + 1))
-        patch = (_channel_change(small, expected) > 2 * self.settings.pixel_change).view(np.uint8) & region
+        gain = (level + 1) / (reference_level + 1)
+        darkest, lightest = (_scaled(bound, gain) for bound in self._edge_bounds(reference))
+        beyond = cv2.max(cv2.subtract(small, lightest), cv2.subtract(darkest, small))
+        patch = (_largest_channel(beyond) > 2 * self.settings.pixel_change).view(np.uint8) & region
         return patch, level
+
+    def _edge_bounds(self, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The darkest and lightest a pixel may be and still match `reference`.
+
+        A view moved with the board (a bump) lies a pixel off at sharp edges: there a pixel
+        matches when it lies within the colours next to it. Elsewhere only its own colour
+        matches, so that a dim sleeve on a grainy table still differs.
+        """
+        darkest, lightest = cv2.erode(reference, SPECK_KERNEL), cv2.dilate(reference, SPECK_KERNEL)
+        flat = _largest_channel(cv2.subtract(lightest, darkest)) <= 2 * self.settings.pixel_change
+        darkest[flat], lightest[flat] = reference[flat], reference[flat]
+        return darkest, lightest
 
     def _set_reference(self, small: np.ndarray) -> None:
         self._set_rim_reference(small)
@@ -392,5 +408,10 @@ def _solid(changed: np.ndarray) -> np.ndarray:
 
 def _channel_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per pixel, the largest change of any colour channel between two BGR views."""
-    blue, green, red = cv2.split(cv2.absdiff(a, b))
+    return _largest_channel(cv2.absdiff(a, b))
+
+
+def _largest_channel(difference: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest of a BGR difference's three channels."""
+    blue, green, red = cv2.split(difference)
     return cv2.max(cv2.max(blue, green), red)

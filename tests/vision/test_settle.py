@@ -223,3 +223,37 @@ def test_the_made_up_edge_of_a_view_moved_after_a_bump_is_no_arm():
     settle_frames = round(SettleSettings().settle_s * 30)
     assert readings["told"][settle_frames + 1].is_settled
     assert not any(r.is_settled for r in readings["not told"])
+
+
+def test_a_view_moved_a_few_pixels_off_at_its_edges_holds_nothing_but_a_dim_arm_on_a_grainy_table():
+    size = 800
+    board, scene, (surface, rim, table) = crokinole_scene(size, frame_bgr=(20, 30, 45), table_bgr=(200, 205, 210))
+    # An octagonal frame around the round board: its corners reach over the table watched beyond.
+    outer_px = 0.5 * (board.surface_radius_mm + board.ditch_width_mm + board.frame_width_mm)
+    corner_px = outer_px / np.cos(np.pi / 8)
+    angles = np.pi / 8 + np.arange(8) * np.pi / 4
+    octagon = np.stack([size / 2 + corner_px * np.cos(angles), size / 2 + corner_px * np.sin(angles)], axis=1)
+    cv2.fillPoly(scene, [np.round(octagon).astype(np.int32)], (20, 30, 45), cv2.LINE_AA)
+    cv2.circle(scene, (size // 2, size // 2), round(0.5 * board.surface_radius_mm), (180, 200, 210), -1)
+    grain = np.random.default_rng(5).normal(0, 4, scene.shape)
+    scene = np.clip(scene + grain, 0, 255).astype(np.uint8)
+    # The last settled view moved with the board after a bump: the frame's edge lands a few pixels
+    # off in the new picture (it stands above the surface the view was moved for).
+    moved = cv2.warpAffine(scene, np.float32([[1, 0, 4.0], [0, 1, -2.0]]), (size, size),
+                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+    gate.set_reference(moved, seen=np.ones((size, size), bool))
+    readings = [gate.update(scene, k / 30) for k in range(15)]
+    settle_frames = round(SettleSettings().settle_s * 30)
+    assert readings[settle_frames + 1].is_settled
+
+    # A sleeve only a little darker than the grainy table, resting beyond the frame: the edges a
+    # few pixels off must not join it into a patch that passes for the reference's own.
+    sleeved = scene.copy()
+    sleeve = np.zeros((size, size), bool)
+    sleeve[size // 2 - 25: size // 2 + 25, size // 2 + round(corner_px) + 2:] = True
+    sleeved[sleeve] = np.clip(sleeved[sleeve].astype(int) - 28, 0, 255).astype(np.uint8)
+    gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+    gate.set_reference(moved, seen=np.ones((size, size), bool))
+    readings = [gate.update(sleeved, k / 30) for k in range(15)]
+    assert all(r.is_occluded for r in readings[1:])
