@@ -46,7 +46,7 @@ class ServiceProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, *, timeout_s: float = 20.0) -> "ServiceProcess":
+    def start(self, *, timeout_s: float = 60.0) -> "ServiceProcess":
         env = {**os.environ, "BOARDREADER_TOKEN": self.token, **self.env}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "boardreader", "serve", "--host", "127.0.0.1", "--port", str(self.port),
