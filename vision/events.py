@@ -506,7 +506,8 @@ class EventInferer:
 
         Only a pocket clearly busy with no coin gone into it took the striker. Otherwise a hand
         that reached over the board after the (last) strike picked it up for the next stroke;
-        with none, it jumped off (when is not seen: the strike's time, held for review).
+        with none, and no pocket stirred, a couronne shooter jumped off (when is not seen: the
+        strike's time, held for review).
         """
         for track in gone:
             self._tracks.remove(track)
@@ -515,7 +516,9 @@ class EventInferer:
         taken = {o.pocket for o in so_far if o.type == "pocketed"}
         free = [a for a in busy if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
         if not free:
-            if motion.strike_s is None or motion.hand_after_strike is not False:
+            # Only couronne rings jump; a pocket stirred at all more likely took it, unseen.
+            stirred = any(a.pocket not in taken for a in busy)
+            if self.game != "couronne" or motion.strike_s is None or motion.hand_after_strike is not False or stirred:
                 return []
             struck_s = motion.later_strikes[-1] if motion.later_strikes else motion.strike_s
             return [Observation(struck_s, "off_board", STROKE_PIECES[self.game], confidence=0.5, needs_review=True)]

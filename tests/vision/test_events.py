@@ -423,6 +423,16 @@ def test_couronne_a_shooter_gone_after_its_strike_with_no_hand_since_jumped_off_
         assert all(o.needs_review for o in observations if o.type == "off_board")
 
 
+def test_a_striker_gone_with_a_pocket_stirred_a_little_or_on_a_carrom_board_is_not_called_jumped():
+    for game, pockets in (("couronne", (PocketActivity(2, 0.02, 1.6),)), ("carrom", ())):
+        stroke_piece = {"couronne": "shooter", "carrom": "striker"}[game]
+        inf = EventInferer(game, pocket_centres_mm=CARROM_POCKETS)
+        inf.settled(reading(("white", 0, 0), ("black", 40, 0), (stroke_piece, 0, -250), game=game), 0.0, None)
+        after = reading(("white", 30, 20), ("black", 40, 0), game=game)
+        observations = inf.settled(after, 3.0, Motion(0.5, 1.2, pockets, hand_after_strike=False))
+        assert "off_board" not in [o.type for o in observations], game
+
+
 
 def test_couronne_a_stroke_struck_before_the_board_settled_is_a_second_shot_held_for_review():
     inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
