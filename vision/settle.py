@@ -57,6 +57,9 @@ class SettleSettings:
     # A changed patch of the table beyond the board this big (share of the playing surface, about
     # 3000 mm^2 on a carrom board: twice a striker, half an arm 100 mm in) is an arm.
     arm_table_fraction: float = 0.006
+    # A table whose typical colour has no channel this bright is dim: a sleeve differs from it by
+    # less, and the change that counts shrinks in proportion (to half at most).
+    dim_table_level: int = 100
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,7 @@ class SettleGate:
         self.free_change: np.ndarray | None = None
         self._reference: np.ndarray | None = None  # the last settled view
         self._reference_level: np.ndarray | None = None  # the typical colour of its rim
+        self._bounds: list[tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = []  # of the last references
         self._changed_at_s: np.ndarray | None = None  # per small pixel: when it last changed between frames
         self._still_since_s: float | None = None
         self._still_start: np.ndarray | None = None
@@ -244,8 +248,8 @@ class SettleGate:
         self._rim_u8 = rim.view(np.uint8)
         # The light level of the rim is judged on a sample of its pixels: a median of all is slow.
         self._rim_sample = np.flatnonzero(rim)[::RIM_SAMPLE_STEP]
-        if self._full_table is not None:
-            table = shrink(self._full_table) & ~mask & ~rim
+        table = shrink(self._full_table) & ~mask & ~rim if self._full_table is not None else None
+        if table is not None and table.any():  # a board filling the picture leaves no table to watch
             self._table = self._table_all = table.view(np.uint8)  # all of it, and the part watched now
             self._table_sample = np.flatnonzero(table)[::RIM_SAMPLE_STEP]
 
@@ -282,7 +286,7 @@ class SettleGate:
             return False
         needed = self.settings.arm_table_fraction * self._board_px
         patch, level = self._changed_since(small, self._table_reference, self._table_level, self._table_sample,
-                                           self._table)
+                                           self._table, dim_aware=True)
         if cv2.countNonZero(patch) < needed:
             return False
         changed = _largest_patch(cv2.morphologyEx(patch, cv2.MORPH_OPEN, SPECK_KERNEL), needed)
@@ -328,14 +332,18 @@ class SettleGate:
         return self._changed_since(small, self._reference, self._reference_level, self._rim_sample, self._rim_u8)
 
     def _changed_since(self, small: np.ndarray, reference: np.ndarray, reference_level: np.ndarray,
-                       sample: np.ndarray, region: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                       sample: np.ndarray, region: np.ndarray, *, dim_aware: bool = False
+                       ) -> tuple[np.ndarray, np.ndarray]:
         """The pixels of `region` (uint8 mask) that differ from `reference`, a light change divided out
         (the region's typical colour, from its `sample`, then and now), and that colour now."""
         level = _level(small, sample)
         gain = (level + 1) / (reference_level + 1)
         darkest, lightest = (_scaled(bound, gain) for bound in self._edge_bounds(reference))
         beyond = cv2.max(cv2.subtract(small, lightest), cv2.subtract(darkest, small))
-        patch = (_largest_channel(beyond) > 2 * self.settings.pixel_change).view(np.uint8) & region
+        limit = 2 * self.settings.pixel_change
+        if dim_aware:
+            limit *= float(np.clip(level.max() / self.settings.dim_table_level, 0.5, 1.0))
+        patch = (_largest_channel(beyond) > limit).view(np.uint8) & region
         return patch, level
 
     def _edge_bounds(self, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -345,9 +353,15 @@ class SettleGate:
         matches when it lies within the colours next to it. Elsewhere only its own colour
         matches, so that a dim sleeve on a grainy table still differs.
         """
+        for known, bounds in self._bounds:
+            if known is reference:
+                return bounds
         darkest, lightest = cv2.erode(reference, SPECK_KERNEL), cv2.dilate(reference, SPECK_KERNEL)
-        flat = _largest_channel(cv2.subtract(lightest, darkest)) <= 2 * self.settings.pixel_change
-        darkest[flat], lightest[flat] = reference[flat], reference[flat]
+        flat = (_largest_channel(cv2.subtract(lightest, darkest)) <= 2 * self.settings.pixel_change).view(np.uint8)
+        cv2.copyTo(reference, flat, darkest)
+        cv2.copyTo(reference, flat, lightest)
+        # The rim's and the table's references change only when the board settles: keep theirs.
+        self._bounds = [*self._bounds[-1:], (reference, (darkest, lightest))]
         return darkest, lightest
 
     def _set_reference(self, small: np.ndarray) -> None:

@@ -257,3 +257,19 @@ def test_a_view_moved_a_few_pixels_off_at_its_edges_holds_nothing_but_a_dim_arm_
     gate.set_reference(moved, seen=np.ones((size, size), bool))
     readings = [gate.update(sleeved, k / 30) for k in range(15)]
     assert all(r.is_occluded for r in readings[1:])
+
+
+def test_on_a_dim_table_a_sleeve_a_little_lighter_is_an_arm_but_on_a_bright_one_a_faint_shade_is_not():
+    size = 800
+    held = {}
+    for name, table_bgr, change in (("dim", (60, 45, 35), 16), ("bright", (200, 205, 210), -16)):
+        board, scene, (surface, rim, table) = crokinole_scene(size, frame_bgr=(30, 40, 60), table_bgr=table_bgr)
+        outer_px = round(0.5 * (board.surface_radius_mm + board.ditch_width_mm + board.frame_width_mm))
+        covered = scene.copy()
+        band = (slice(size // 2 - 30, size // 2 + 30), slice(size // 2 + outer_px + 2, size))
+        covered[band] = np.clip(covered[band].astype(int) + change, 0, 255).astype(np.uint8)
+        gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+        gate.update(scene, 0.0)
+        held[name] = [gate.update(covered, k / 30).is_occluded for k in range(1, 15)]
+    assert all(held["dim"][1:])  # after the one frame it moved in
+    assert not any(held["bright"])
