@@ -90,19 +90,13 @@ class _Segment:
         """
         return None if t_s is None else self._arm_came_s(t_s) is not None
 
-    def strike_s(self, *, min_motion: float) -> float | None:
-        """When pieces first moved on their own and kept moving.
+    def strikes_s(self, *, min_motion: float) -> list[float]:
+        """When each stroke struck: pieces first moved on their own and kept moving, then each such run after a new arm.
 
         A hand's fingers flicker and a piece put down or dropping into a pocket
         changes a frame or two; a strike sets pieces rolling for many frames. Runs
-        of frames with free motion are weighed by their total motion: the strike
+        of frames with free motion are weighed by their total motion: the first strike
         starts the first run with a good share of the stroke's largest.
-        """
-        strikes = self.strikes_s(min_motion=min_motion)
-        return strikes[0] if strikes else None
-
-    def strikes_s(self, *, min_motion: float) -> list[float]:
-        """When each stroke struck: the first strike (`strike_s`), then each such run that follows a new arm.
 
         The board need not settle between two strokes (pieces still rolling when the next
         player reaches in): a strong run of free motion after an arm came over the board

@@ -101,6 +101,7 @@ class SettleGate:
         self._table_sample = np.empty(0, int)
         self._table_reference: np.ndarray | None = None  # the table as last seen settled (or first seen)
         self._table_level: np.ndarray | None = None
+        self._table_bounds: tuple[np.ndarray, np.ndarray] | None = None
         self._work_scale: float | None = None
         self._crop: tuple[slice, slice] | None = None  # the part of the frame the gate looks at
         self._block = 1  # the whole factor it is first shrunk by
@@ -115,7 +116,7 @@ class SettleGate:
         self.free_change: np.ndarray | None = None
         self._reference: np.ndarray | None = None  # the last settled view
         self._reference_level: np.ndarray | None = None  # the typical colour of its rim
-        self._bounds: list[tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = []  # of the last references
+        self._reference_bounds: tuple[np.ndarray, np.ndarray] | None = None  # its `_edge_bounds`
         self._changed_at_s: np.ndarray | None = None  # per small pixel: when it last changed between frames
         self._still_since_s: float | None = None
         self._still_start: np.ndarray | None = None
@@ -285,7 +286,7 @@ class SettleGate:
         if self._table_reference is None or self._table_sample.size == 0:
             return False
         needed = self.settings.arm_table_fraction * self._board_px
-        patch, level = self._changed_since(small, self._table_reference, self._table_level, self._table_sample,
+        patch, level = self._changed_since(small, self._table_bounds, self._table_level, self._table_sample,
                                            self._table, dim_aware=True)
         if cv2.countNonZero(patch) < needed:
             return False
@@ -311,9 +312,9 @@ class SettleGate:
         # normal (a view settled with an arm in it, a disc set down on the frame): arms move.
         stale = patch.view(bool) & (t_s - self._changed_at_s >= self.settings.rim_absorb_s)
         if stale.any():
-            self._reference = self._reference.copy()
-            self._reference[stale] = small[stale]
-            self._reference_level = _level(self._reference, self._rim_sample)
+            reference = self._reference.copy()
+            reference[stale] = small[stale]
+            self._set_rim_reference(reference)
             patch, level = self._rim_change(small)
             if cv2.countNonZero(patch) < needed:
                 return False
@@ -329,16 +330,18 @@ class SettleGate:
 
     def _rim_change(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rim pixels that differ from the last settled view (uint8 mask), and the rim's colour now."""
-        return self._changed_since(small, self._reference, self._reference_level, self._rim_sample, self._rim_u8)
+        return self._changed_since(small, self._reference_bounds, self._reference_level, self._rim_sample,
+                                   self._rim_u8)
 
-    def _changed_since(self, small: np.ndarray, reference: np.ndarray, reference_level: np.ndarray,
+    def _changed_since(self, small: np.ndarray, bounds: tuple[np.ndarray, np.ndarray], reference_level: np.ndarray,
                        sample: np.ndarray, region: np.ndarray, *, dim_aware: bool = False
                        ) -> tuple[np.ndarray, np.ndarray]:
-        """The pixels of `region` (uint8 mask) that differ from `reference`, a light change divided out
-        (the region's typical colour, from its `sample`, then and now), and that colour now."""
+        """The pixels of `region` (uint8 mask) that differ from a reference view (its `_edge_bounds`), a
+        light change divided out (the region's typical colour, from its `sample`, then and now), and
+        that colour now."""
         level = _level(small, sample)
         gain = (level + 1) / (reference_level + 1)
-        darkest, lightest = (_scaled(bound, gain) for bound in self._edge_bounds(reference))
+        darkest, lightest = (_scaled(bound, gain) for bound in bounds)
         beyond = cv2.max(cv2.subtract(small, lightest), cv2.subtract(darkest, small))
         limit = 2 * self.settings.pixel_change
         if dim_aware:
@@ -353,15 +356,10 @@ class SettleGate:
         matches when it lies within the colours next to it. Elsewhere only its own colour
         matches, so that a dim sleeve on a grainy table still differs.
         """
-        for known, bounds in self._bounds:
-            if known is reference:
-                return bounds
         darkest, lightest = cv2.erode(reference, SPECK_KERNEL), cv2.dilate(reference, SPECK_KERNEL)
         flat = (_largest_channel(cv2.subtract(lightest, darkest)) <= 2 * self.settings.pixel_change).view(np.uint8)
         cv2.copyTo(reference, flat, darkest)
         cv2.copyTo(reference, flat, lightest)
-        # The rim's and the table's references change only when the board settles: keep theirs.
-        self._bounds = [*self._bounds[-1:], (reference, (darkest, lightest))]
         return darkest, lightest
 
     def _set_reference(self, small: np.ndarray) -> None:
@@ -371,12 +369,14 @@ class SettleGate:
     def _set_rim_reference(self, small: np.ndarray) -> None:
         self._reference = small
         self._reference_level = _level(small, self._rim_sample)
+        self._reference_bounds = self._edge_bounds(small)  # made once per view: the rim is compared every frame
 
     def _set_table_reference(self, small: np.ndarray) -> None:
         if self._table is not None:
             self._table = self._table_all
             self._table_reference = small
             self._table_level = _level(small, self._table_sample)
+            self._table_bounds = self._edge_bounds(small)
 
 
 
