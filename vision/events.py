@@ -43,7 +43,16 @@ HIDDEN_IN_HOLE = ("dark",)  # crokinole: disc colours that can lie in the 20-hol
 # lost) had one come in: a disc come to rest against one lying there already shows only in part.
 ARRIVAL_SHARE = 0.1
 ARRIVAL_DISC = 0.2
+LANDING_REACH_RAD = np.pi / 4  # crokinole: a disc knocked off enters the ditch within this bearing of where it lay
 STRIKER_POCKET_ENERGY = 0.05  # a pocket's activity (PocketActivity.energy) that a striker dropping in makes at least
+# Carrom, couronne: a struck piece covers the way from where it lay to a pocket at no more than this on
+# average from the strike (it must be hit first): a pocket busiest sooner was stirred by something else.
+# Simulated strokes need up to 1.1 m/s; pockets wrongly credited needed 3-4 m/s.
+MAX_POCKETING_SPEED_MM_S = 2000.0
+NEAR_POCKET_PIECES = 2.0  # a piece gone from within this many of its diameters of a pocket's mouth may have dropped in unseen
+# Carrom, couronne: of pieces of one kind after a strike, the one not found again is more likely the one
+# nearer a pocket: each mm it lay from one weighs this much against each mm the others moved.
+GONE_NEAR_POCKET_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,8 @@ class Motion:
             before = pockets.get(a.pocket)
             if before is not None:
                 peak = before if before.energy >= a.energy else a
-                a = PocketActivity(a.pocket, before.energy + a.energy, peak.peak_t_s)
+                a = PocketActivity(a.pocket, before.energy + a.energy, peak.peak_t_s,
+                                   a.glimpse_t_s if a.glimpse_t_s is not None else before.glimpse_t_s)
             pockets[a.pocket] = a
         strike_s = self.strike_s if self.strike_s is not None else later.strike_s
         return Motion(self.start_s, strike_s, tuple(pockets[i] for i in sorted(pockets)),
@@ -168,7 +178,8 @@ class EventInferer:
     game : {"carrom", "crokinole", "couronne"}
     pocket_centres_mm : centres of the pockets (or the 20-hole), as PocketWatch numbers them.
     first_shooter : crokinole: the colour that shoots first, when the match knows it.
-    hole_radius_mm : crokinole: the 20-hole's radius (a disc read over its mouth explains its look).
+    hole_radius_mm : the radius of the crokinole 20-hole (a disc read over its mouth explains its look), or of
+        the pockets (a piece gone from beside one may have dropped in unseen).
     shooting_line_radius_mm : crokinole: where discs are set down to be shot (0: not known).
     """
 
@@ -227,12 +238,14 @@ class EventInferer:
         stayed = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t, _ in moved])
         moved_really, misread = [], []
         for (track, piece), same in zip(moved, stayed):
-            if not same:
+            if not same or self._on_queen_spot(track):
                 moved_really.append((track, piece))
             elif np.hypot(piece.x_mm - track.x_mm, piece.y_mm - track.y_mm) <= max(2 * track.r_mm, MOVED_MM):
                 misread.append((track, piece))
             else:
+                # Another piece: this one is where it was, or (missed before) still gone.
                 unmatched_pieces.append(piece)
+                unmatched_tracks.append(track)
         moved = moved_really + misread
         for track, piece in still + moved:
             if track.appeared_s is not None:
@@ -240,8 +253,10 @@ class EventInferer:
             track.see(piece)
         # The picture tells a reader's slip from a change: a piece not read where nothing changed
         # is still there; a piece read where nothing changed was there before, only missed.
+        # A piece missed at the last reading too was not there then either: its spot unchanged says it is still gone.
         kept = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t in unmatched_tracks])
-        unmatched_tracks = [t for t, same in zip(unmatched_tracks, kept) if not same or t.appeared_s is not None]
+        unmatched_tracks = [t for t, same in zip(unmatched_tracks, kept)
+                            if not same or t.appeared_s is not None or t.missed > 0 or self._on_queen_spot(t)]
         new_tracks = []
         late = motion.spots_unchanged([(p.x_mm, p.y_mm, p.r_mm) for p in unmatched_pieces])
         for piece, seen_late in zip(unmatched_pieces, late):
@@ -319,16 +334,17 @@ class EventInferer:
             missing = []
         for track in missing:
             if track.missing_since_s is None:
-                landed_s = self._landing(track, landings) if landings else None
-                if landed_s is None:
-                    # Not counted coming into the ditch (a dark disc in a dark ditch): the motion seen there.
-                    spells = _after(motion.ditch, motion.strike_s)
-                    landed_s = self._landing(track, spells) if spells else None
+                landed_s = self._came_to_ditch_s(track, landings, motion)
                 track.missing_since_s = landed_s if landed_s is not None else shot_t_s
             track.missed += 1
-            explained = bool(busy) and self.game in STROKE_PIECES and track.missed == 1
-            if explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
-                observations.append(self._gone(track, busy if explained else []))
+            reachable = self._reachable(track, busy, motion.strike_s)
+            explained = bool(reachable) and self.game in STROKE_PIECES and track.missed == 1
+            unseen = None if reachable or track.missed > 1 else self._dropped_unseen(track, motion)
+            if unseen is not None:
+                observations.append(unseen)
+                self._tracks.remove(track)
+            elif explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
+                observations.append(self._gone(track, reachable if explained else []))
                 self._tracks.remove(track)
         observations += self._striker_gone(strikers_gone, vanished, is_stroke, busy, observations, motion)
         if self.game == "crokinole":
@@ -371,6 +387,10 @@ class EventInferer:
         if free_t and free_p:
             same_kind = np.array([[tracks[i].kind == pieces[j].kind for j in free_p] for i in free_t])
             cost = np.where(same_kind, distance[np.ix_(free_t, free_p)], np.inf)
+            if self.game in STROKE_PIECES and motion.strike_s is not None and len(self._pockets_mm):
+                # A track left unmatched went somewhere: after a strike, more likely into a pocket beside it.
+                gaps = np.linalg.norm(track_xy[free_t][:, None] - self._pockets_mm[None], axis=2).min(axis=1)
+                cost = cost - GONE_NEAR_POCKET_WEIGHT * gaps[:, None]
             moved = [(free_t[r], free_p[c]) for r, c in _assign(cost, np.inf)]
         taken_t = {r for r, _ in still} | {r for r, _ in moved}
         taken_p = {c for _, c in still} | {c for _, c in moved}
@@ -384,6 +404,10 @@ class EventInferer:
         track.see(piece)
         self._tracks.append(track)
         return track
+
+    def _on_queen_spot(self, track: _Track) -> bool:
+        """Carrom: the queen lying on the centre spot, often printed in its colour: the picture there cannot tell it gone."""
+        return self.game == "carrom" and track.kind == "queen" and np.hypot(track.x_mm, track.y_mm) <= MOVED_MM
 
     def _queen_returned(self, piece: Piece) -> bool:
         """Carrom: a queen read on the centre spot while none is on the board was put back there."""
@@ -417,6 +441,34 @@ class EventInferer:
         bearing = np.arctan2(track.y_mm, track.x_mm)
         gap = [abs((angle - bearing + np.pi) % (2 * np.pi) - np.pi) for _, angle in landings]
         return landings.pop(int(np.argmin(gap)))[0]
+
+    def _came_to_ditch_s(self, track: _Track, landings: list[tuple[float | None, float]],
+                         motion: Motion) -> float | None:
+        """When a disc gone from the surface came into the ditch (None: not seen; nothing for other games).
+
+        A disc left touching the outer line is taken off by hand before the next shot (rules 4a):
+        the first change of the ditch at its bearing before that shot's strike. Otherwise its
+        counted landing nearest its bearing (taken from `landings`). Not counted (a dark disc in a
+        dark ditch, one come against discs lying there): the motion, else any change of the ditch,
+        near its bearing after the strike; else the motion anywhere after the strike.
+        """
+        counted = self._landing(track, landings) if landings else None
+        bearing = float(np.arctan2(track.y_mm, track.x_mm))
+        strike_s = motion.strike_s
+        if track.zone == 0 and strike_s is not None:
+            removed = [t_s for t_s, angle in motion.ditch_changes
+                       if t_s < strike_s and _angle_apart(angle, bearing) <= LANDING_REACH_RAD]
+            if removed:
+                return min(removed)
+        if counted is not None:
+            return counted
+        for seen in (motion.ditch, motion.ditch_changes):
+            near = [(t_s, angle) for t_s, angle in _after(seen, strike_s)
+                    if _angle_apart(angle, bearing) <= LANDING_REACH_RAD]
+            if near:
+                return self._landing(track, near)
+        spells = _after(motion.ditch, strike_s)
+        return self._landing(track, spells) if spells else None
 
     def _shot_disc_off(self, landings: list[tuple[float | None, float]], shot_t_s: float,
                        spells: tuple[tuple[float, float], ...]) -> list[Observation]:
@@ -500,13 +552,39 @@ class EventInferer:
         return Observation(best.peak_t_s, "pocketed", track.kind, best.pocket,
                            confidence=0.95 if len(busy) == 1 else 0.75)
 
+    def _dropped_unseen(self, track: _Track, motion: Motion) -> Observation | None:
+        """Carrom, couronne: a piece gone after a strike from beside a pocket that stirred, however little, since.
+
+        A pale coin on a pale board dropping in barely changes the pocket's region: lying within
+        `NEAR_POCKET_PIECES` of its diameters of the pocket's mouth, it went in (held for review).
+        """
+        if self.game not in STROKE_PIECES or motion.strike_s is None or not len(self._pockets_mm):
+            return None
+        gaps = np.hypot(*(self._pockets_mm - (track.x_mm, track.y_mm)).T)
+        pocket = int(np.argmin(gaps))
+        glimpse = next((a.glimpse_t_s for a in motion.pockets if a.pocket == pocket), None)
+        if gaps[pocket] > self._hole_radius_mm + NEAR_POCKET_PIECES * 2 * track.r_mm or glimpse is None \
+                or glimpse < motion.strike_s:
+            return None
+        return Observation(glimpse, "pocketed", track.kind, pocket, confidence=0.5, needs_review=True)
+
+    def _reachable(self, track: _Track, busy: list[PocketActivity], strike_s: float | None) -> list[PocketActivity]:
+        """The `busy` pockets the piece could have gone into: reached from where it lay by their busiest moment.
+
+        Without a strike to time the way from, any busy pocket.
+        """
+        if strike_s is None:
+            return busy
+        return [a for a in busy if a.peak_t_s is not None and (a.peak_t_s - strike_s) * MAX_POCKETING_SPEED_MM_S
+                >= np.hypot(*(self._pockets_mm[a.pocket] - (track.x_mm, track.y_mm)))]
+
     def _striker_gone(self, gone: list[_Track], vanished: bool, is_stroke: bool, busy: list[PocketActivity],
                       so_far: list[Observation], motion: Motion) -> list[Observation]:
         """The striker (shooter) gone after a stroke: into a pocket, back in a hand, or off the board.
 
         Only a pocket clearly busy with no coin gone into it took the striker. Otherwise a hand
         that reached over the board after the (last) strike picked it up for the next stroke;
-        with none, and no pocket stirred, a couronne shooter jumped off (when is not seen: the
+        with none, and no pocket stirred since the strike, a couronne shooter jumped off (when is not seen: the
         strike's time, held for review).
         """
         for track in gone:
@@ -516,8 +594,9 @@ class EventInferer:
         taken = {o.pocket for o in so_far if o.type == "pocketed"}
         free = [a for a in busy if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
         if not free:
-            # Only couronne rings jump; a pocket stirred at all more likely took it, unseen.
-            stirred = any(a.pocket not in taken for a in busy)
+            # Only couronne rings jump; a pocket stirred at all after the strike more likely took it, unseen.
+            stirred = any(a.pocket not in taken and a.peak_t_s is not None and motion.strike_s is not None
+                          and a.peak_t_s >= motion.strike_s for a in busy)
             if self.game != "couronne" or motion.strike_s is None or motion.hand_after_strike is not False or stirred:
                 return []
             struck_s = motion.later_strikes[-1] if motion.later_strikes else motion.strike_s

@@ -49,7 +49,8 @@ class PocketActivity:
 
     pocket: int
     energy: float  # sum over frames of the changed share above BUSY_SHARE
-    peak_t_s: float | None  # when it changed most
+    peak_t_s: float | None  # when it changed most (None unless busy)
+    glimpse_t_s: float | None = None  # when it changed most, however little (a pale coin dropping in barely shows)
 
 
 def pocket_centres_mm(board: BoardModel) -> tuple[tuple[float, float], ...]:
@@ -150,7 +151,8 @@ class PocketWatch:
 
     def activity(self) -> list[PocketActivity]:
         """Energy and peak time of each pocket since the last reset."""
-        return [PocketActivity(i, float(energy), self._peak_t_s[i] if energy > 0 else None)
+        return [PocketActivity(i, float(energy), self._peak_t_s[i] if energy > 0 else None,
+                               self._peak_t_s[i] if self._peak[i] > 0 else None)
                 for i, energy in enumerate(self._energy)]
 
 

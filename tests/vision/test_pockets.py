@@ -38,6 +38,19 @@ def test_a_coin_at_one_pocket_makes_it_busy_and_a_bump_moving_every_pocket_does_
     assert busy == [2]
 
 
+def test_a_pale_coin_dropping_in_is_a_glimpse_of_its_pocket_but_no_busy_pocket():
+    watch = PocketWatch(homography(), board=BOARD, image_shape=SHAPE)
+    pale = frame()
+    cx, cy = BOARD.pocket_centres_mm()[3]
+    # A pale coin on a pale board: for one frame only a few of its pixels differ enough to count.
+    cv2.circle(pale, (round(250 + 0.6 * cx * 0.93), round(250 + 0.6 * cy * 0.93)), 2, (235, 235, 235), -1)
+    for i, image in enumerate([frame(), pale, frame()]):
+        watch.update(image, i / 30)
+    activity = watch.activity()
+    assert [a.energy for a in activity] == [0.0] * 4
+    assert [a.glimpse_t_s for a in activity] == [None, None, None, 1 / 30]
+
+
 def test_activity_is_kept_when_the_view_moves():
     watch = PocketWatch(homography(), board=BOARD, image_shape=SHAPE)
     for i, image in enumerate([frame(), frame(coin_near_pocket=1), frame()]):
