@@ -630,18 +630,21 @@ def _striker_decided(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
                      sizes: tuple[PieceSize, ...], board: BoardModel, *, unseen_px: np.ndarray | None) -> PieceDetections:
     """Carrom's striker decided again over all the pieces found (`vision.striker_rim`).
 
-    A black coin or the queen grown by its shadow to a striker's size is a coin. A coin-sized circle that is a
-    striker's inner ring becomes the striker, measured on its own rim, where no striker is left, or where the one
-    left was a faint rim or looks like a white coin (which then is one).
+    A black coin or the queen grown by its shadow to a striker's size is a coin, where its own rim is. A coin-sized
+    circle that is a striker's inner ring becomes the striker, measured on its own rim, where no striker is left, or
+    where the one left was a faint rim or looks like a white coin (which then is one).
     """
     s = view.px_per_mm
     coin, striker = sizes[0].radius_mm, sizes[1].radius_mm
     size, radii, centres = found.size.copy(), found.radii_mm.copy(), found.centres_mm.copy()
-    # The coin-sized rim inside each striker-sized piece (none inside the others).
+    # The coin-sized rim inside each striker-sized piece (none inside the others), fitted until it settles on the
+    # coin's own rim: a circle grown by a shadow is centred up to a third of a coin's radius off it.
     inner_support, inner_radii = np.zeros(len(found)), np.full(len(found), coin * s)
+    inner_centres = view.to_px(centres)
     if (size == 1).any():
-        inner = verify_rims(edges, view.to_px(centres[size == 1]), radius_px=coin * s, unseen_px=unseen_px)
+        inner = verify_rims(edges, inner_centres[size == 1], radius_px=coin * s, unseen_px=unseen_px, iterations=4)
         inner_support[size == 1], inner_radii[size == 1] = inner.support, inner.radii_px
+        inner_centres[size == 1] = inner.centres_px
     to_coins = coins_grown(found.colour_lab, size, inner_support)
     coins = np.nonzero((size == 0) & ~to_coins)[0]
     rim = striker_among_coins(edges, view.to_px(centres[coins]), found.colour_lab[coins], coin_radius_px=coin * s,
@@ -656,6 +659,7 @@ def _striker_decided(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
         size[to_coins] = 0
         radii[to_coins] = np.clip(inner_radii[to_coins] / s, coin * (1 - FAINT_RIMS.max_radius_error),
                                   coin * (1 + FAINT_RIMS.max_radius_error))
+        centres[to_coins] = view.to_mm(inner_centres[to_coins])
     if np.array_equal(size, found.size):
         return found
     colour, surround = _colours(lab, view, centres, size, sizes, board)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.scene import PieceState, SceneFrame
-from vision.detect_pieces import printed_discs_mm
+from vision.detect_pieces import detect_pieces, printed_discs_mm
 from vision.pieces_read import read_pieces
+from vision.rectify_board import BoardView, surface_half_extent_mm
 
 RESOLUTION = (1280, 720)
 
@@ -66,3 +68,26 @@ def test_a_blurred_white_striker_on_a_base_line_is_the_striker_and_black_coins_s
     assert _kind_at(reading, 140.0, -across) == "striker"
     counts = reading.counts()
     assert (counts["striker"], counts["black"]) == (1, 2)
+
+
+@pytest.mark.parametrize("shadow_shift_px", [6, 7])
+def test_a_black_coin_grown_by_its_shadow_stays_a_coin_where_it_lies(shadow_shift_px):
+    board = load_board("carrom")
+    half_mm = surface_half_extent_mm(board)
+    side_px = int(round(2 * half_mm))
+    board_colour = (150, 190, 220)
+    view = BoardView(np.full((side_px, side_px, 3), board_colour, np.uint8), 1.0, half_mm)
+    coins_mm = [(-150.0, 80.0), (40.0, -120.0), (160.0, 150.0), (60.0, 60.0)]
+    # The last coin casts a dark shadow a few pixels down and right: coin and shadow fit a striker's circle.
+    shade = view.image.copy()
+    u, v = view.to_px(np.array([coins_mm[-1]]))[0]
+    cv2.circle(shade, (int(round(u + shadow_shift_px)), int(round(v + shadow_shift_px))), 16, (60, 75, 90), -1,
+               cv2.LINE_AA)
+    image = cv2.addWeighted(view.image, 0.4, shade, 0.6, 0)
+    for u, v in view.to_px(np.array(coins_mm)):
+        cv2.circle(image, (int(round(u)), int(round(v))), 15, (40, 40, 45), -1, cv2.LINE_AA)
+    found = detect_pieces(BoardView(cv2.GaussianBlur(image, (0, 0), 0.8), 1.0, half_mm), board=board)
+    assert found.size.tolist() == [0, 0, 0, 0]
+    # Told a coin, it is measured on its own rim, not placed at the middle of coin and shadow.
+    off_mm = np.hypot(*(found.centres_mm - np.array(coins_mm[-1])).T).min()
+    assert off_mm < 2.0
