@@ -30,7 +30,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from vision.pieces import BoardReading, Piece
-from vision.pockets import MOUTH_SHARE, PocketActivity
+from vision.pockets import DITCH_SECTORS, MOUTH_SHARE, PocketActivity
 
 MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
@@ -351,7 +351,9 @@ class EventInferer:
             # The last shot's 20s taken out again come first: before this view's shot, if there is one.
             observations += self._twenties_removed(landings, motion)
             if is_stroke and motion.strike_s is not None and not shot_seen and not entries:
-                observations += self._shot_disc_off(landings, shot_t_s, motion.ditch)
+                hole = next((a for a in motion.pockets if a.pocket == 0 and a.energy > 0), None)
+                crossed_s = hole.peak_t_s if hole is not None and hole.peak_t_s is not None else shot_t_s
+                observations += self._shot_disc_off(landings, shot_t_s, motion.ditch, max(shot_t_s, crossed_s))
             observations += self._sunk(reading, motion, shot_t_s)
             if is_stroke and motion.strike_s is not None:
                 self._last_20s = [o.piece for o in observations
@@ -471,15 +473,17 @@ class EventInferer:
         return self._landing(track, spells) if spells else None
 
     def _shot_disc_off(self, landings: list[tuple[float | None, float]], shot_t_s: float,
-                       spells: tuple[tuple[float, float], ...]) -> list[Observation]:
+                       spells: tuple[tuple[float, float], ...], after_s: float) -> list[Observation]:
         """A shot whose disc is nowhere on the board nor in the hole: it went to the ditch.
 
-        Timed by its landing there, else by the first motion in the ditch (`spells`) after the shot.
+        Timed by its landing there, else by the first motion in the ditch (`spells`) from `after_s`
+        (the shot, or the hole's busiest moment when it crossed the hole: the shooter's hand over
+        the ditch at the strike is no landing).
         """
         if self._last_shot is None:
             return []
         when = min((t_s for t_s, _ in landings if t_s is not None),
-                   default=min((t_s for t_s, _ in _after(spells, shot_t_s)), default=shot_t_s))
+                   default=min((t_s for t_s, _ in _after(spells, after_s)), default=shot_t_s))
         return [Observation(when, "off_board", self._last_shot, confidence=0.6, needs_review=True)]
 
     def _twenties_removed(self, landings: list[tuple[float | None, float]], motion: Motion) -> list[Observation]:
@@ -634,12 +638,27 @@ class EventInferer:
         The hole's region was busy, and more discs are gone (those no longer read, and the
         shot disc when none came in) than were seen landing in the ditch: each landing
         explains the gone disc nearest its bearing, and the one left went into the hole.
+        Where the ditch counted none, motion in it after the hole's busiest moment is a landing.
         Held for review at low confidence, since it rests on the ditch being watched well.
         """
         hole = next((a for a in motion.pockets if a.pocket == 0 and a.energy > 0), None)
-        if hole is None or len(missing) + (shot_disc is not None) <= len(landings):
+        if hole is None:
             return None
         unexplained = list(missing)
+        if not landings and hole.peak_t_s is not None:
+            # None counted (a dark ditch): a disc seen moving in the ditch after the hole's busiest moment did
+            # not go into the hole: a gone disc near its bearing, else the shot disc (from anywhere).
+            for _, angle in _spell_groups(_after(motion.ditch, max(hole.peak_t_s, motion.strike_s or 0.0))):
+                near = [t for t in unexplained
+                        if _angle_apart(np.arctan2(t.y_mm, t.x_mm), angle) <= LANDING_REACH_RAD]
+                if near:
+                    unexplained.remove(min(near, key=lambda t: _angle_apart(np.arctan2(t.y_mm, t.x_mm), angle)))
+                elif shot_disc is not None:
+                    shot_disc = None
+            if not unexplained and shot_disc is None:
+                return None
+        elif len(missing) + (shot_disc is not None) <= len(landings):
+            return None
         for _, angle in landings:
             if not unexplained:
                 break
@@ -723,6 +742,15 @@ def _arrivals(rise: np.ndarray) -> list[tuple[float, int]]:
         angle = float(np.arctan2((weights * np.sin(angles)).sum(), (weights * np.cos(angles)).sum()) % (2 * np.pi))
         arrivals.append((angle, max(1, round(total))))
     return arrivals
+
+
+def _spell_groups(spells: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The first (t_s, angle) of each group of ditch spells in neighbouring sectors: one disc's landing each."""
+    groups: list[tuple[float, float]] = []
+    for t_s, angle in sorted(spells):
+        if all(_angle_apart(angle, a) > 1.5 * 2 * np.pi / DITCH_SECTORS for _, a in groups):
+            groups.append((t_s, angle))
+    return groups
 
 
 def _after(spells: tuple[tuple[float, float], ...], start_s: float | None) -> list[tuple[float, float]]:

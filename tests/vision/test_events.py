@@ -400,12 +400,13 @@ def test_crokinole_a_disc_on_the_outer_line_gone_before_the_next_shot_is_no_disc
 
 def test_crokinole_a_dark_disc_gone_where_the_hole_would_show_it_went_to_the_ditch_timed_by_the_motion_there():
     # A red hole shows a navy disc lying in it: gone with the hole's region busy and not counted coming
-    # into a navy ditch, it went to the ditch, when the ditch beside it moved (sector 0, east).
-    for hides, expected in ((("dark",), ("sunk_20", "dark", 1.6)), ((), ("off_board", "dark", 1.9))):
+    # into a navy ditch, it went to the ditch, when the ditch beside it moved (sector 0, east, before the
+    # hole's busiest moment: after it, the motion there would say it did not go into a dark hole either).
+    for hides, expected in ((("dark",), ("sunk_20", "dark", 1.6)), ((), ("off_board", "dark", 1.4))):
         inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
         inf.settled(reading(("dark", 40, 0), ("light", 0, 250), game="crokinole"), 0.0,
                     Motion(0.0, None, ditch_discs=ditch_with()))
-        motion = Motion(1.0, 1.1, (PocketActivity(0, 0.3, 1.6),), ditch=((1.9, sector_angle(0)), (1.2, sector_angle(12))),
+        motion = Motion(1.0, 1.1, (PocketActivity(0, 0.3, 1.6),), ditch=((1.4, sector_angle(0)), (1.2, sector_angle(12))),
                         ditch_discs=ditch_with(), hole_hides=hides)
         observations = inf.settled(reading(("light", 0, 250), game="crokinole"), 2.5, motion)
         gone = [(o.type, o.piece, o.t_s) for o in observations if o.type != "shot"]
@@ -559,3 +560,21 @@ def test_couronne_a_ring_gone_then_one_of_its_colour_put_in_the_centre_is_confir
     placed = reading(("blue", 40, 0), ("pink", -35, 30), game="couronne")
     observations = inf.settled(placed, 4.0, Motion(3.0, None, unchanged=empty_where_it_lay))
     assert [(o.type, o.piece, o.t_s) for o in observations] == [("off_board", "pink", 1.2)]
+
+
+def test_crokinole_a_dark_disc_seen_landing_in_a_dark_ditch_after_crossing_the_hole_is_no_hidden_20():
+    # A dark hole, a dark ditch where nothing is counted. Light's shot crosses the hole (busiest at 1.6 s);
+    # the dark disc north (bearing 90 degrees) moves in the ditch beside it at 2.0 s: it went there.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    inf.settled(reading(("dark", 9, 86), ("light", 0, -250), game="crokinole"), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+    motion = Motion(1.0, 1.1, (PocketActivity(0, 0.3, 1.6),), ditch=((1.2, sector_angle(18)), (2.0, sector_angle(7))),
+                    ditch_discs=ditch_with(), hole_hides=("dark",))
+    observations = inf.settled(reading(("light", 30, -40), game="crokinole"), 3.0, motion)
+    assert [(o.type, o.piece, o.t_s) for o in observations if o.type != "shot"] == [("off_board", "dark", 2.0)]
+    # The shot disc itself never read, seen landing across the board after crossing the hole: no 20 either.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="dark")
+    inf.settled(reading(("light", 100, 0), game="crokinole"), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+    motion = Motion(1.0, 1.1, (PocketActivity(0, 0.6, 1.4),), ditch=((1.2, sector_angle(8)), (2.1, sector_angle(19))),
+                    ditch_discs=ditch_with(), hole_hides=("dark",))
+    observations = inf.settled(reading(("light", 100, 0), game="crokinole"), 3.0, motion)
+    assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "dark", 1.1), ("off_board", "dark", 2.1)]
