@@ -21,6 +21,7 @@ from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, Crokino
 from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, longest_arc,
                                  rim_edges, rim_radius, verify_rims)
 from vision.masked_median import masked_median
+from vision.print_symmetry import symmetry_gap
 from vision.rectify_board import BoardView
 from vision.striker_rim import coins_grown, striker_among_coins
 from vision.zones import hole_mask
@@ -101,6 +102,12 @@ lone light coins on birch at 0.94 and up: a narrow margin)."""
 
 MIN_STEP_SHARE_CARROM = 0.62
 """The same on a carrom board, whose arrows end in open arcs a coin's size that outline half a circle."""
+
+PRINT_SYMMETRY_MATCH = 10.0
+"""Median Lab distance (`vision.print_symmetry.symmetry_gap`) under which a circle of the board's colour by the arrows'
+arcs or in the centre figure looks like the same place under one of the board's symmetries: the print (tuning clips
+5000-5003, settled frames every 4 s: circles drawn by the print 1.9 to 10, most under 4; light coins on the centre
+figure 9.4 and up, most 12 and up)."""
 
 FULL_RIM_SUPPORT = 0.95
 """Rim support from which a clear rim is a whole circle: no printed arc (open, at most 0.90) draws one."""
@@ -496,10 +503,12 @@ def printed_faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm
 def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: CarromBoard) -> np.ndarray:
     """True for circles drawn by printed outlines around bare board: the arrows' arcs, the centre circles.
 
-    Such a circle's face is the board's own colour and only part of its rim is
-    drawn. A light coin on a light board matches the board too, but it shows its
-    whole rim, or lies among coins whose rims draw part of its own; so the test
-    is kept to lone circles where the print has arcs of a coin's size.
+    Such a circle's face is the board's own colour. The print looks alike at the
+    board's symmetric places, a coin at one place only (`symmetry_gap`). Where no
+    symmetric place is free to compare with, only part of the print circle's rim
+    is drawn: a light coin on a light board matches the board too, but it shows
+    its whole rim, or lies among coins whose rims draw part of its own; so the
+    test is then kept to lone circles where the print has arcs of a coin's size.
     """
     if len(found) == 0:
         return np.zeros(0, bool)
@@ -514,7 +523,16 @@ def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *
     touching = (between > 0) & (between < found.radii_mm[:, None] + found.radii_mm[None, :] + 4.0)
     lone = touching.sum(axis=1) < 2
     bare = board_face_gap(lab, view, found.colour_lab, board=board) < BOARD_FACE_MATCH
-    return bare & lone & (near_arrow | in_figure) & (found.support < BOARD_FACE_MIN_SUPPORT)
+    drawn = bare & (near_arrow | in_figure)
+    outline = drawn & lone & (found.support < BOARD_FACE_MIN_SUPPORT)
+    # Where the board's symmetric places are free to compare with, they decide: the print looks alike at them, a coin
+    # lies at one place only.
+    looked = np.nonzero(drawn)[0]
+    gaps = symmetry_gap(lab, view.to_px(c[looked]), radius_px=coin_mm / 2 * view.px_per_mm,
+                        occupied_px=view.to_px(c))
+    compared = np.isfinite(gaps)
+    outline[looked[compared]] = gaps[compared] < PRINT_SYMMETRY_MATCH
+    return outline
 
 
 def _resolve_overlaps(centres_mm: np.ndarray, radii_mm: np.ndarray, score: np.ndarray,
