@@ -104,6 +104,11 @@ class Motion:
     hand_after_strike: bool | None = None  # an arm reached over the board anew after the last strike (None: not known)
     later_strikes: tuple[float, ...] = ()  # carrom, couronne: strokes struck after the first before the board settled
 
+    @property
+    def busy_hole(self) -> PocketActivity | None:
+        """Crokinole: the 20-hole's activity (pocket 0) where it changed at all."""
+        return next((a for a in self.pockets if a.pocket == 0 and a.energy > 0), None)
+
     def followed_by(self, later: Motion | None) -> Motion:
         """This movement and a `later` one as one (the settled view between them could not be read)."""
         if later is None:
@@ -154,6 +159,11 @@ class _Track:
     @property
     def kind(self) -> str:
         return max(self.votes, key=self.votes.get)
+
+    @property
+    def bearing_rad(self) -> float:
+        """Direction from the board's centre to where it lies."""
+        return float(np.arctan2(self.y_mm, self.x_mm))
 
     def see(self, piece: Piece) -> None:
         self.x_mm, self.y_mm, self.r_mm, self.zone = piece.x_mm, piece.y_mm, piece.r_mm, piece.zone
@@ -351,7 +361,7 @@ class EventInferer:
             # The last shot's 20s taken out again come first: before this view's shot, if there is one.
             observations += self._twenties_removed(landings, motion)
             if is_stroke and motion.strike_s is not None and not shot_seen and not entries:
-                hole = next((a for a in motion.pockets if a.pocket == 0 and a.energy > 0), None)
+                hole = motion.busy_hole
                 crossed_s = hole.peak_t_s if hole is not None and hole.peak_t_s is not None else shot_t_s
                 observations += self._shot_disc_off(landings, shot_t_s, motion.ditch, max(shot_t_s, crossed_s))
             observations += self._sunk(reading, motion, shot_t_s)
@@ -440,8 +450,7 @@ class EventInferer:
     @staticmethod
     def _landing(track: _Track, landings: list[tuple[float, float]]) -> float:
         """When the disc landed in the ditch: the landing nearest its bearing (taken from `landings`)."""
-        bearing = np.arctan2(track.y_mm, track.x_mm)
-        gap = [abs((angle - bearing + np.pi) % (2 * np.pi) - np.pi) for _, angle in landings]
+        gap = [_angle_apart(angle, track.bearing_rad) for _, angle in landings]
         return landings.pop(int(np.argmin(gap)))[0]
 
     def _came_to_ditch_s(self, track: _Track, landings: list[tuple[float | None, float]],
@@ -455,7 +464,7 @@ class EventInferer:
         near its bearing after the strike; else the motion anywhere after the strike.
         """
         counted = self._landing(track, landings) if landings else None
-        bearing = float(np.arctan2(track.y_mm, track.x_mm))
+        bearing = track.bearing_rad
         strike_s = motion.strike_s
         if track.zone == 0 and strike_s is not None:
             removed = [t_s for t_s, angle in motion.ditch_changes
@@ -641,7 +650,7 @@ class EventInferer:
         Where the ditch counted none, motion in it after the hole's busiest moment is a landing.
         Held for review at low confidence, since it rests on the ditch being watched well.
         """
-        hole = next((a for a in motion.pockets if a.pocket == 0 and a.energy > 0), None)
+        hole = motion.busy_hole
         if hole is None:
             return None
         unexplained = list(missing)
@@ -650,9 +659,9 @@ class EventInferer:
             # not go into the hole: a gone disc near its bearing, else the shot disc (from anywhere).
             for _, angle in _spell_groups(_after(motion.ditch, max(hole.peak_t_s, motion.strike_s or 0.0))):
                 near = [t for t in unexplained
-                        if _angle_apart(np.arctan2(t.y_mm, t.x_mm), angle) <= LANDING_REACH_RAD]
+                        if _angle_apart(t.bearing_rad, angle) <= LANDING_REACH_RAD]
                 if near:
-                    unexplained.remove(min(near, key=lambda t: _angle_apart(np.arctan2(t.y_mm, t.x_mm), angle)))
+                    unexplained.remove(min(near, key=lambda t: _angle_apart(t.bearing_rad, angle)))
                 elif shot_disc is not None:
                     shot_disc = None
             if not unexplained and shot_disc is None:
@@ -662,7 +671,7 @@ class EventInferer:
         for _, angle in landings:
             if not unexplained:
                 break
-            unexplained.remove(min(unexplained, key=lambda t: _angle_apart(np.arctan2(t.y_mm, t.x_mm), angle)))
+            unexplained.remove(min(unexplained, key=lambda t: _angle_apart(t.bearing_rad, angle)))
         when = hole.peak_t_s if hole.peak_t_s is not None else motion.start_s
         # A disc unlike the hole changes its look (the hole watch sees it): only one like it hides there.
         if not unexplained:

@@ -20,12 +20,29 @@ COMPARE_SCALE = 0.5
 """The view is compared at this share of its scale: the print's lines and a piece's face are wider than its pixels."""
 
 
+SQUARE_SYMMETRIES = ((True, True, False), (False, True, True), (True, False, True), (False, True, False),
+                     (True, False, False), (False, False, True), (True, True, True))
+"""The seven symmetries of the square other than none, each (swap, mirror_u, mirror_v): the place seen at view pixel
+(u, v) is (u, v), or (v, u) when swapped, then each coordinate mirrored (c -> size - 1 - c) where told: three quarter
+turns and four mirrors."""
+
+
+def _source_px(u: int, v: int, size: int, symmetry: tuple[bool, bool, bool]) -> tuple[int, int]:
+    """The pixel of the view that a symmetric view (`symmetric_views`) shows at (u, v)."""
+    swap, mirror_u, mirror_v = symmetry
+    a, b = (v, u) if swap else (u, v)
+    return (size - 1 - a if mirror_u else a), (size - 1 - b if mirror_v else b)
+
+
 def symmetric_views(image: np.ndarray) -> list[np.ndarray]:
-    """The seven other images of a square view centred on the board: three quarter turns and four mirrors."""
+    """The seven other images of a square view centred on the board, in the order of `SQUARE_SYMMETRIES`."""
     views = []
-    for mirrored in (image, image[:, ::-1]):
-        views.extend(np.rot90(mirrored, k) for k in range(4))
-    return views[1:]
+    for swap, mirror_u, mirror_v in SQUARE_SYMMETRIES:
+        # Rows follow v and columns u; swapped, rows follow the source's u and columns its v.
+        rows, columns = (mirror_u, mirror_v) if swap else (mirror_v, mirror_u)
+        base = image.swapaxes(0, 1) if swap else image
+        views.append(base[::-1 if rows else 1, ::-1 if columns else 1])
+    return views
 
 
 def symmetry_gap(lab: np.ndarray, centres_px: np.ndarray, *, radius_px: float, shift_px: float = 2.0,
@@ -69,9 +86,6 @@ def symmetry_gap(lab: np.ndarray, centres_px: np.ndarray, *, radius_px: float, s
     centres = np.rint((np.asarray(centres_px, np.float64).reshape(-1, 2) + 0.5) * scale - 0.5).astype(int)
     radius, shift = radius_px * scale, int(np.ceil(shift_px * scale))
     others = symmetric_views(smooth)
-    # Where each symmetric view's pixel comes from in the view: the same symmetries applied to the coordinates.
-    grid_u, grid_v = np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64))
-    sources = list(zip(symmetric_views(grid_u), symmetric_views(grid_v)))
     occupied = (np.zeros((0, 2)) if occupied_px is None
                 else (np.asarray(occupied_px, np.float64).reshape(-1, 2) + 0.5) * scale - 0.5)
     reach = int(np.ceil(PATCH_SHARE * radius))
@@ -83,8 +97,8 @@ def symmetry_gap(lab: np.ndarray, centres_px: np.ndarray, *, radius_px: float, s
             continue
         here = smooth[v - reach:v + reach + 1, u - reach:u + reach + 1][inside]
         here = here - here.mean(axis=0)
-        for other, (source_u, source_v) in zip(others, sources):
-            source = np.array([source_u[v, u], source_v[v, u]])
+        for other, symmetry in zip(others, SQUARE_SYMMETRIES):
+            source = np.array(_source_px(u, v, size, symmetry), np.float64)
             # On or by a mirror's axis the place is its own image.
             if np.hypot(*(source - (u, v))) < 2 * radius or (np.hypot(*(occupied - source).T) < 2 * radius).any():
                 continue
