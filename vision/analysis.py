@@ -188,7 +188,8 @@ class BoardAnalyzer:
         self._frames_since_track = 0
         self._track_doubt = False  # the last check did not find the board where it was
         self._last_locate_s = -np.inf
-        self._settled_frame: np.ndarray | None = None  # full frame of the last settled view
+        self._settled_frame: np.ndarray | None = None  # full frame of the last settled view (moved with the board)
+        self._settled_seen: np.ndarray | None = None  # where it shows what was in view (None: everywhere)
         self._read_frame: np.ndarray | None = None  # full frame of the last reading events were drawn from
         self._hole: HoleWatch | None = None  # crokinole
         self._empty_frame: np.ndarray | None = None  # crokinole: a full frame with the 20-hole and the ditch empty
@@ -316,10 +317,13 @@ class BoardAnalyzer:
             self._ditch = DitchWatch(self._homography, board=self._board, shrink=self._gate.shrink,
                                      image_shape=image_shape, empty=self._empty_frame)
         if moved is not None and self._settled_frame is not None:
-            # The last settled view, moved with the board: an arm is still seen against it.
-            seen = cv2.warpPerspective(np.ones((h, w), np.uint8), moved, (w, h)) > 0
-            self._gate.set_reference(cv2.warpPerspective(self._settled_frame, moved, (w, h),
-                                                         borderMode=cv2.BORDER_REPLICATE), seen=seen)
+            # The last settled view, moved with the board: an arm is still seen against it. Kept moved, so
+            # that a second bump before the board settles again moves it on from where the first left it.
+            in_view = np.ones((h, w), np.uint8) if self._settled_seen is None else self._settled_seen.view(np.uint8)
+            self._settled_seen = cv2.warpPerspective(in_view, moved, (w, h)) > 0
+            self._settled_frame = cv2.warpPerspective(self._settled_frame, moved, (w, h),
+                                                      borderMode=cv2.BORDER_REPLICATE)
+            self._gate.set_reference(self._settled_frame, seen=self._settled_seen)
             if self._read_frame is not None:
                 self._read_frame = cv2.warpPerspective(self._read_frame, moved, (w, h),
                                                        borderMode=cv2.BORDER_REPLICATE)
@@ -347,7 +351,7 @@ class BoardAnalyzer:
             self._gate.hold()  # not read: settle afresh once the board is found again
             self._drop_ahead()
             return held
-        self._settled_frame = frame.image
+        self._settled_frame, self._settled_seen = frame.image, None
         self._conclude()  # readings are concluded in order: the last read view is the one to compare with
         opening, self._opening = self._opening, None
         if opening is not None and segment.start_s is not None and not self._inferer.started:
