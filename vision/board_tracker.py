@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.board_location import BoardLocation
+from vision.homography import project
 
 Status = Literal["tracking", "occluded", "moved", "relocated", "lost"]
 Locator = Callable[[np.ndarray], BoardLocation]
@@ -40,6 +41,9 @@ class TrackerSettings:
         after a move (at 30 fps the default re-finds a bumped board well within 2 s).
     covered_relocate_every_frames : the same while the patches are mostly covered (a hand
         over the board usually goes away; a full search per few frames would be wasted).
+    agree_px : a board re-found after a move is taken when it lies within this many pixels of
+        where the patches moved it, or of where the search before found it (one search alone
+        may fit a neighbouring edge of the frame).
     """
 
     patch_px: int = 31
@@ -51,6 +55,7 @@ class TrackerSettings:
     lost_share: float = 0.2
     relocate_every_frames: int = 5
     covered_relocate_every_frames: int = 30
+    agree_px: float = 3.0
 
     def __post_init__(self) -> None:
         if self.patch_px < 9 or self.patch_px % 2 == 0:
@@ -95,6 +100,14 @@ def _gray_patch(frame: np.ndarray, centre: np.ndarray, half: int) -> np.ndarray 
     return cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY) if roi.ndim == 3 else roi.copy()
 
 
+def _apart_px(a: BoardLocation, b: BoardLocation) -> float:
+    """How far apart two locations put `a`'s landmarks in the picture, at most (pixels)."""
+    points = np.asarray(a.landmarks.board_mm, np.float64)
+    if len(points) == 0:
+        return float("inf")
+    return float(np.linalg.norm(project(a.homography, points) - project(b.homography, points), axis=1).max())
+
+
 def _spread(points: np.ndarray, count: int) -> np.ndarray:
     """Farthest-point subset of `points`, so the patches cover the whole board."""
     chosen = [int(np.argmin(np.linalg.norm(points - points.mean(axis=0), axis=1)))]
@@ -130,6 +143,7 @@ class BoardTracker:
         self._location: BoardLocation | None = None
         self._reference: _Reference | None = None
         self._frames_since_attempt = settings.relocate_every_frames
+        self._candidate: BoardLocation | None = None  # a board re-found once, not yet confirmed
 
     @property
     def location(self) -> BoardLocation | None:
@@ -178,8 +192,27 @@ class BoardTracker:
             if self._location is None:
                 self._location = found
             return TrackState(lost_status if self._reference is not None else "lost", self._location, shift, share)
+        if not self._confirmed(found, shift):
+            return TrackState(lost_status, self._location, shift, share)
         self.reset(found, frame)
         return TrackState("relocated", found, shift, 1.0)
+
+    def _confirmed(self, found: BoardLocation, shift_px: float) -> bool:
+        """Whether a board re-found after a move is where it is: moved about as far as its patches
+        were seen to shift, or found there by the search before this one too.
+
+        The first find is taken as it is: there is nothing to check it against.
+        """
+        if self._reference is None or self._location is None or not self._location.found:
+            return True
+        if shift_px > 0 and _apart_px(found, self._location) <= shift_px + self._settings.agree_px:
+            self._candidate = None
+            return True
+        candidate, self._candidate = self._candidate, found
+        if candidate is not None and _apart_px(found, candidate) <= self._settings.agree_px:
+            self._candidate = None
+            return True
+        return False
 
     def _make_reference(self, frame: np.ndarray, location: BoardLocation) -> _Reference | None:
         half = self._settings.patch_px // 2
