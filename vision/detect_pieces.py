@@ -20,6 +20,7 @@ import numpy as np
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
 from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, longest_arc,
                                  rim_edges, rim_radius, verify_rims)
+from vision.face_shading import face_shading
 from vision.masked_median import masked_median
 from vision.print_symmetry import symmetry_gap
 from vision.rectify_board import BoardView
@@ -68,6 +69,22 @@ BARE_BOARD_MATCH = 12.0
 ENGRAVING_SPREAD = 4.0
 """Lab spread over a face, beyond that of the free base circles in the same view, from which a disc on the
 centre circle is a coin (the queen, engraved and shaded) rather than the print of the same colour."""
+
+SHADING_MATCH = 0.5
+"""Share of the coins' common face shading that a disc on the centre circle shows along the same way, from which
+it is a coin standing in the light (the queen put back) rather than the flat print of the same colour (tuning clips
+5000-5003, settled frames: the queen alone there 0.53 to 1.11, the bare print up to 0.46)."""
+
+MIN_COIN_SHADING = 6.0
+"""Least L change (8-bit Lab) across the coins' faces, centre to rim, for their shading to tell coins from print:
+under an even, diffuse light it does not."""
+
+SHADED_FACE_SHARE = 0.6
+"""Share of a coin's radius over which its face's shading is measured: the middle, clear of the print round it
+where a rim is placed a little off."""
+
+SHADING_MIN_COINS = 2
+"""Least clearly seen coins away from the centre whose faces show the light's way."""
 
 MAX_PRINT_FIGURE_SPREAD = 35.0
 """Upper-quartile Lab spread of a face over which a disc inside the centre figure is the figure's print
@@ -152,6 +169,10 @@ through a coin or beside it takes votes from its rim, and lines and arcs draw pa
 whole one (stills 60000-60119: coins on print 0.85 to 1.0 of their rims seen at the first look and after fitting,
 print mostly under). A line's own votes pile into a ridge of weak peaks along it (about 370 per view from 0.02 of a
 full rim's votes, 80 from 0.03); the coins on it gather 0.03 and up."""
+
+FIGURE_FAINT_MIN_OFFSET_MM = 6.0
+"""Least distance of a faint rim on the centre figure from the board's centre: nearer, its symmetric places are
+itself."""
 
 PRINTED_FAINT_MIN_STEP_SHARE = 0.9
 """Least colour-step share of such a rim (coins on print 0.9 to 1.0)."""
@@ -485,9 +506,10 @@ def printed_faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm
     """True for circles of `radius_mm` over carrom's printed lines, arcs, frame edge or pocket mouths, clear of the
     centre figure and the base circles (others: all false).
 
-    There a faint rim may be a piece if it is whole (`PRINTED_FAINT_RIMS`). The centre figure and the base circles
-    are left out: their star points and filled circles raise several faint, whole-looking rims per view for
-    every coin lying on them, too many to verify within a read's time.
+    There a faint rim may be a piece if it is whole (`PRINTED_FAINT_RIMS`). The base circles are left out: their
+    filled circles raise several faint, whole-looking rims per view for every coin lying on them, too many to verify
+    within a read's time. On the centre figure, a faint rim must also look like none of the board's symmetric places
+    (`_faint_pieces`), except at its very middle, which is its own image.
     """
     c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
     if not isinstance(board, CarromBoard):
@@ -496,7 +518,8 @@ def printed_faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm
     bases = printed_discs_mm(board)[1:]
     clear = np.hypot(c[:, None, 0] - bases[None, :, 0], c[:, None, 1] - bases[None, :, 1]).min(axis=1) > (
         board.base_circle_diameter_mm / 2 + reach)
-    clear &= np.hypot(c[:, 0], c[:, 1]) > board.outer_circle_diameter_mm / 2 + reach
+    from_centre = np.hypot(c[:, 0], c[:, 1])
+    clear &= (from_centre > board.outer_circle_diameter_mm / 2 + reach) | (from_centre > FIGURE_FAINT_MIN_OFFSET_MM)
     return clear & ~clear_of_print(c, board, radius_mm=radius_mm)
 
 
@@ -619,11 +642,14 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     steps = step_share(lab, view.to_px(centres_mm), radii_mm * s, offset_px=0.3 * sizes[0].radius_mm * s)
     filled = steps >= np.where(faint_arr, np.where(on_print_arr, PRINTED_FAINT_MIN_STEP_SHARE, FAINT_MIN_STEP_SHARE),
                                MIN_STEP_SHARE_CARROM if isinstance(board, CarromBoard) else MIN_STEP_SHARE)
-    # A light coin on a light board steps little in colour, but shows its whole rim: an open arc cannot.
-    if isinstance(board, CarromBoard):
-        filled |= ~faint_arr & (support_arr >= FULL_RIM_SUPPORT) & (steps >= FULL_RIM_MIN_STEP_SHARE)
     candidates = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, np.zeros((len(size_arr), 3)),
                                  np.zeros((len(size_arr), 3)))
+    # A light coin on a light board steps little in colour, but shows its whole rim: an open arc cannot. Nor need
+    # it, where the light shades its face as it shades the clear coins'.
+    if isinstance(board, CarromBoard):
+        filled |= ~faint_arr & (support_arr >= FULL_RIM_SUPPORT) & (steps >= FULL_RIM_MIN_STEP_SHARE)
+        filled[~faint_arr] |= _lit_like_coins(candidates.filter(~faint_arr), filled[~faint_arr], lab, view,
+                                              board=board)
     clear = filled & ~faint_arr
     found = _clear_pieces(candidates.filter(clear), score_arr[clear], edges, lab, view, sizes, board)
     # A faint rim only fills a gap the clear ones left: it never displaces one.
@@ -642,6 +668,28 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     if isinstance(board, CarromBoard):
         found = _striker_decided(found, edges, lab, view, sizes, board, unseen_px=mouths_px)
     return found.filter(np.argsort(-found.support, kind="stable"))
+
+
+def _lit_like_coins(candidates: PieceDetections, clear: np.ndarray, lab: np.ndarray, view: BoardView, *,
+                    board: CarromBoard) -> np.ndarray:
+    """True for coin-sized circles, not yet `clear`, whose faces the light shades as the clear coins' (carrom).
+
+    Only circles
+    a coin's width from every clear one are looked at: next to one, a circle drawn across two coins is shaded by
+    them. The printed base and centre circles are left out of the coins the light's way is taken from.
+    """
+    c = candidates.centres_mm
+    prints = printed_discs_mm(board)
+    off_prints = np.hypot(c[:, None, 0] - prints[None, :, 0], c[:, None, 1] - prints[None, :, 1]).min(axis=1) > (
+        board.base_circle_diameter_mm)
+    looked = ~clear & (candidates.size == 0)
+    if clear.any():
+        looked &= np.hypot(c[:, None, 0] - c[None, clear, 0], c[:, None, 1] - c[None, clear, 1]).min(axis=1) > (
+            board.coin_diameter_mm)
+    lit = np.zeros(len(c), bool)
+    lit[looked] = _shaded_as_coins(c[looked], _clear_coins(candidates.filter(clear & off_prints)), lab, view,
+                                   radius_mm=board.coin_diameter_mm / 2)
+    return lit
 
 
 def _striker_decided(found: PieceDetections, edges: EdgeField, lab: np.ndarray, view: BoardView,
@@ -849,6 +897,16 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     if on_print.any():
         even = np.where(on_print, _coin_on_print(candidates, colour, surround, found, lab, view, sizes, board,
                                                  edges=edges), even)
+        # On the centre figure, whose star points draw faint coin-sized rims of their own.
+        in_figure = np.nonzero(on_print & even & (np.hypot(*candidates.centres_mm.T)
+                                                  < board.outer_circle_diameter_mm / 2 + sizes[0].radius_mm))[0]
+        gaps = symmetry_gap(lab, centres_px[in_figure], radius_px=sizes[0].radius_mm * s,
+                            occupied_px=view.to_px(np.vstack([found.centres_mm, candidates.centres_mm])))
+        even[in_figure] = np.isfinite(gaps) & (gaps >= PRINT_SYMMETRY_MATCH)
+        # A coin there stands in the light as the coins found elsewhere do; the star's points lie flat in it.
+        looked = in_figure[even[in_figure]]
+        even[looked] = _shaded_as_coins(candidates.centres_mm[looked], _clear_coins(found), lab, view,
+                                        radius_mm=sizes[0].radius_mm)
     if isinstance(board, CouronneBoard):
         # A ring's band is its team's colour; bare board between pieces and the print's lines draw faint rims too.
         even &= board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH
@@ -990,6 +1048,25 @@ def _off_team_colour(colour_lab: np.ndarray) -> np.ndarray | None:
     return gap if np.isfinite(gap).all() else None
 
 
+def _shaded_as_coins(centres_mm: np.ndarray, coins_mm: np.ndarray, lab: np.ndarray, view: BoardView, *,
+                     radius_mm: float) -> np.ndarray:
+    """True for circles whose face the light shades as it shades the faces of the coins at `coins_mm`."""
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    radius_px = SHADED_FACE_SHARE * radius_mm * view.px_per_mm
+    if len(coins_mm) < SHADING_MIN_COINS or len(c) == 0:
+        return np.zeros(len(c), bool)
+    common = np.median(face_shading(lab, view.to_px(coins_mm), radius_px=radius_px), axis=0)
+    strength = float(np.hypot(*common))
+    if strength < MIN_COIN_SHADING:
+        return np.zeros(len(c), bool)
+    return face_shading(lab, view.to_px(c), radius_px=radius_px) @ common / strength ** 2 >= SHADING_MATCH
+
+
+def _clear_coins(found: PieceDetections) -> np.ndarray:
+    """Centres (n, 2) of the coin-sized detections whose rims are whole."""
+    return found.centres_mm[(found.size == 0) & (found.support >= FULL_RIM_SUPPORT)]
+
+
 def _log_ratios(image_bgr: np.ndarray, centres_px: np.ndarray, *, radius_px: float) -> np.ndarray:
     """Per circle, log of the face's median BGR over the board's just around it (n, 3)."""
     # Offset so that black stays finite.
@@ -1098,4 +1175,8 @@ def _printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, b
             # Neighbours may draw the ends of the rim too; a face that is the bare board beyond the lines is no coin.
             bare = np.min(np.linalg.norm(outside - found.colour_lab[i], axis=1)) < BARE_BOARD_MATCH
             line_print[i] = seen[row][ends].mean() < BASE_LINE_END_SUPPORT or (bare and not engraved[i])
+    if centre_print.any():
+        # The queen put back on the centre circle: the light shades it as it shades the coins lying elsewhere.
+        coins = _clear_coins(found.filter(~(at_centre | base_print | figure_print | line_print)))
+        centre_print &= ~_shaded_as_coins(found.centres_mm, coins, lab, view, radius_mm=sizes[0].radius_mm)
     return base_print | centre_print | figure_print | line_print

@@ -56,11 +56,11 @@ def test_the_print_of_an_empty_board_under_dim_light_is_no_piece(seed):
     assert _read([], seed=seed, difficulty="hard").pieces == ()
 
 
-def test_printed_faint_region_is_the_lines_not_the_figures_nor_bare_board():
+def test_printed_faint_region_is_the_lines_and_the_centre_figure_not_its_middle_the_base_circles_nor_bare_board():
     board = load_board("carrom")
     r = board.coin_diameter_mm / 2
-    lines = np.array([[0.0, -252.1], [-47.5, 230.2], [-248.1, 273.5], [356.0, 198.0]])
-    assert printed_faint_region(lines, board, radius_mm=r).all()
-    figures_and_bare = np.array([[0.0, 0.0], [40.0, 30.0], [-219.1, -252.1], [-90.0, -60.0], [200.0, 40.0]])
-    assert not printed_faint_region(figures_and_bare, board, radius_mm=r).any()
-    assert not printed_faint_region(lines, load_board("crokinole"), radius_mm=r).any()
+    lines_and_figure = np.array([[0.0, -252.1], [-47.5, 230.2], [-248.1, 273.5], [356.0, 198.0], [40.0, 30.0]])
+    assert printed_faint_region(lines_and_figure, board, radius_mm=r).all()
+    middle_bases_and_bare = np.array([[0.0, 0.0], [-219.1, -252.1], [-90.0, -60.0], [200.0, 40.0]])
+    assert not printed_faint_region(middle_bases_and_bare, board, radius_mm=r).any()
+    assert not printed_faint_region(lines_and_figure, load_board("crokinole"), radius_mm=r).any()
