@@ -6,7 +6,11 @@ its kind is the vote of all its sightings. Between two readings:
 
 - a piece that is gone went into the pocket that was busy while the board moved
   (carrom, couronne); a piece gone with no busy pocket is only declared off the
-  board once a second reading confirms it, so a missed detection costs nothing;
+  board once a second reading confirms it, so a missed detection costs nothing. A
+  carrom coin that jumps off is put back in the centre circle: one gone with no pocket
+  to take it, or never read again where the picture never changed, is lost with no
+  event (the reader's phantom or a coin it no longer sees), and read again where it
+  lay, it is that coin;
 - a piece that appears between strokes was placed back (confirmed by a second reading too);
 - the picture itself, compared with the last settled one, tells a reader's slip from a
   change: a piece not read where nothing changed is still there, one read where nothing
@@ -34,6 +38,9 @@ from vision.pockets import DITCH_SECTORS, MOUTH_SHARE, PocketActivity
 
 MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
+# Carrom: a piece not read this many readings in a row where the picture did not change is lost, with no
+# event (print once read as a coin is never read again; a real coin the reader misses now and then is soon read again).
+LOST_UNREAD = 3
 STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
 CROKINOLE_COLOURS = ("light", "dark")
 CLEARED_DISCS = 3  # crokinole: this many discs and more taken off an emptied board, nothing struck, is a clearing
@@ -151,6 +158,7 @@ class _Track:
     readings: int = 0
     missing_since_s: float | None = None  # the shot after which it was last missed
     missed: int = 0
+    unread: int = 0  # readings in a row it was not read where the picture did not change
     appeared_s: float | None = None  # tentative until seen again
     announce: bool = True  # once confirmed, a new piece was placed (not just seen late)
     r_mm: float = 0.0
@@ -170,6 +178,7 @@ class _Track:
         self.votes[piece.kind] = self.votes.get(piece.kind, 0.0) + max(piece.confidence, 0.05)
         self.readings += 1
         self.missed = 0
+        self.unread = 0
         self.missing_since_s = None
 
 
@@ -203,6 +212,9 @@ class EventInferer:
         self._shooting_line_mm = shooting_line_radius_mm
         self._waiting: _Track | None = None  # crokinole: a disc read on the shooting line before its shot
         self._tracks: list[_Track] = []
+        # Carrom: coins gone with nothing to show where (no pocket stirred that they could reach); a coin
+        # read again where one lay is that coin, seen again.
+        self._lost: list[_Track] = []
         self._ids = count()
         self._twenties: dict[str, int] = {}
         self._ditch_discs: tuple[float, ...] = ()  # crokinole: discs lying in each ditch sector at the last reading
@@ -265,11 +277,24 @@ class EventInferer:
         # is still there; a piece read where nothing changed was there before, only missed.
         # A piece missed at the last reading too was not there then either: its spot unchanged says it is still gone.
         kept = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t in unmatched_tracks])
-        unmatched_tracks = [t for t, same in zip(unmatched_tracks, kept)
-                            if not same or t.appeared_s is not None or t.missed > 0 or self._on_queen_spot(t)]
+        unread = [t for t, same in zip(unmatched_tracks, kept)
+                  if same and t.appeared_s is None and t.missed == 0 and not self._on_queen_spot(t)]
+        unmatched_tracks = [t for t in unmatched_tracks if t not in unread]
+        for track in unread:
+            track.unread += 1
+            if self.game == "carrom" and track.unread >= LOST_UNREAD:
+                # Never read again where the picture never changed: print the reader once took for a coin
+                # (or a coin it no longer sees): lost, with no event, until read there again.
+                self._lost.append(track)
+                self._tracks.remove(track)
         new_tracks = []
         late = motion.spots_unchanged([(p.x_mm, p.y_mm, p.r_mm) for p in unmatched_pieces])
         for piece, seen_late in zip(unmatched_pieces, late):
+            found = self._found_again(piece)
+            if found is not None:
+                found.see(piece)
+                self._tracks.append(found)
+                continue
             # The queen returned to the centre lies on its printed spot, often of its own colour:
             # the picture there hardly changes, but it is no queen read late.
             seen_late = seen_late and not self._queen_returned(piece)
@@ -353,6 +378,12 @@ class EventInferer:
             if unseen is not None:
                 observations.append(unseen)
                 self._tracks.remove(track)
+            elif not explained and self.game == "carrom" and track.missed >= CONFIRM_READINGS:
+                # A carrom coin that jumps off is put back in the centre circle (ICF 65, 66): it scores
+                # nothing, and its going shows only there. One that merely stops being read (print the
+                # reader once took for a coin, a coin it no longer sees) is no event.
+                self._lost.append(track)
+                self._tracks.remove(track)
             elif explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
                 observations.append(self._gone(track, reachable if explained else []))
                 self._tracks.remove(track)
@@ -399,6 +430,12 @@ class EventInferer:
         if free_t and free_p:
             same_kind = np.array([[tracks[i].kind == pieces[j].kind for j in free_p] for i in free_t])
             cost = np.where(same_kind, distance[np.ix_(free_t, free_p)], np.inf)
+            # A piece whose spot looks as it did is still there (or was print the reader once took for a
+            # piece): a piece read far from it is another one, which must not be taken for it moved.
+            kept = motion.spots_unchanged([(tracks[i].x_mm, tracks[i].y_mm, tracks[i].r_mm) for i in free_t])
+            for row, (i, same) in enumerate(zip(free_t, kept)):
+                if same and not self._on_queen_spot(tracks[i]):
+                    cost[row, cost[row] > max(2 * tracks[i].r_mm, MOVED_MM)] = np.inf
             if self.game in STROKE_PIECES and motion.strike_s is not None and len(self._pockets_mm):
                 # A track left unmatched went somewhere: after a strike, more likely into a pocket beside it.
                 gaps = np.linalg.norm(track_xy[free_t][:, None] - self._pockets_mm[None], axis=2).min(axis=1)
@@ -416,6 +453,16 @@ class EventInferer:
         track.see(piece)
         self._tracks.append(track)
         return track
+
+    def _found_again(self, piece: Piece) -> _Track | None:
+        """Carrom: the lost coin of `piece`'s kind that lay where it is read (taken from the lost), if any."""
+        near = [t for t in self._lost if t.kind == piece.kind
+                and np.hypot(t.x_mm - piece.x_mm, t.y_mm - piece.y_mm) <= max(2 * t.r_mm, MOVED_MM)]
+        if not near:
+            return None
+        found = min(near, key=lambda t: np.hypot(t.x_mm - piece.x_mm, t.y_mm - piece.y_mm))
+        self._lost.remove(found)
+        return found
 
     def _on_queen_spot(self, track: _Track) -> bool:
         """Carrom: the queen lying on the centre spot, often printed in its colour: the picture there cannot tell it gone."""

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from calibration.geometry import load_board
-from vision.events import EventInferer, Motion
+from vision.events import LOST_UNREAD, EventInferer, Motion
 from vision.pieces import BoardReading, Piece
 from vision.pockets import PocketActivity
 
@@ -51,13 +51,31 @@ def test_a_piece_missed_once_without_a_busy_pocket_is_not_an_event():
     assert "off_board" not in [o.type for o in inf.settled(back, 3.0, Motion(2.5, None))]
 
 
-def test_a_piece_missing_twice_without_a_pocket_went_off_the_board_for_review():
-    inf = inferer()
-    gone = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
+COURONNE_BASE = [("pink", 0, 0), ("blue", 40, 0), ("shooter", 0, -250)]
+
+
+def test_a_ring_missing_twice_without_a_pocket_went_off_the_board_for_review():
+    inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(*COURONNE_BASE, game="couronne"), 0.0, None)
+    gone = reading(("blue", 40, 0), ("shooter", 0, -250), game="couronne")
     inf.settled(gone, 2.0, Motion(1.0, 1.1))
     observations = inf.settled(gone, 3.0, Motion(2.5, None))
     off = [o for o in observations if o.type == "off_board"]
-    assert len(off) == 1 and off[0].piece == "white" and off[0].needs_review and off[0].t_s == 1.1
+    assert len(off) == 1 and off[0].piece == "pink" and off[0].needs_review and off[0].t_s == 1.1
+
+
+def test_a_carrom_coin_no_longer_read_with_no_pocket_to_take_it_is_no_event_and_read_again_where_it_lay_the_same_coin():
+    # A carrom coin that jumps off is put back in the centre circle by the umpire: a coin that only stops
+    # being read (print once taken for a coin, a coin the reader no longer sees) went nowhere.
+    inf = inferer()
+    gone = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
+    assert [o.type for o in inf.settled(gone, 2.0, Motion(1.0, 1.1))] == ["shot"]
+    assert inf.settled(gone, 3.0, Motion(2.5, None)) == []
+    assert inf.kinds_on_board() == {"black": 1, "queen": 1, "striker": 1}
+    again = reading(("white", 2, 1), ("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
+    assert inf.settled(again, 4.0, Motion(3.5, None)) == []
+    assert inf.settled(again, 5.0, Motion(4.5, None)) == []  # no coin placed either
+    assert inf.kinds_on_board() == {"white": 1, "black": 1, "queen": 1, "striker": 1}
 
 
 def test_the_striker_picked_up_between_strokes_is_no_event():
@@ -521,14 +539,14 @@ def test_a_pale_coin_gone_from_beside_a_pocket_that_barely_stirred_dropped_in_an
 
 
 def test_a_piece_gone_and_missed_again_where_the_picture_stayed_empty_is_confirmed_off_the_board():
-    inf = EventInferer("carrom", pocket_centres_mm=CARROM_POCKETS)
-    inf.settled(reading(*BASE), 0.0, None)
-    gone = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 100, -250))
+    inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(*COURONNE_BASE, game="couronne"), 0.0, None)
+    gone = reading(("blue", 40, 0), ("shooter", 100, -250), game="couronne")
     assert "off_board" not in [o.type for o in inf.settled(gone, 2.0, Motion(1.0, 1.1))]
-    # The next view shows the white's spot as the last one did (empty): it is still gone.
+    # The next view shows the pink's spot as the last one did (empty): it is still gone.
     still_empty = Motion(2.5, None, unchanged=lambda xy, r: np.ones(len(xy), bool))
     off = [(o.type, o.piece) for o in inf.settled(gone, 3.0, still_empty) if o.type == "off_board"]
-    assert off == [("off_board", "white")]
+    assert off == [("off_board", "pink")]
 
 
 def test_the_queen_struck_off_its_centre_spot_is_the_same_queen_and_once_pocketed_is_placed_when_put_back():
@@ -578,3 +596,34 @@ def test_crokinole_a_dark_disc_seen_landing_in_a_dark_ditch_after_crossing_the_h
                     ditch_discs=ditch_with(), hole_hides=("dark",))
     observations = inf.settled(reading(("light", 100, 0), game="crokinole"), 3.0, motion)
     assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "dark", 1.1), ("off_board", "dark", 2.1)]
+
+
+@pytest.mark.parametrize("game", ["carrom", "couronne"])
+def test_a_piece_whose_spot_looks_as_it_did_takes_no_piece_from_afar_for_itself_moved(game):
+    # A circle of the print once read as a piece and no longer (its spot never changes) lies nearer a piece
+    # come to rest far off than the piece that went there: that piece is the one whose spot changed, moved.
+    light, stroke_piece = ("white", "striker") if game == "carrom" else ("pink", "shooter")
+    inf = EventInferer(game, pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading((light, 37, -19), (light, 303, 0), (stroke_piece, 0, -250), game=game), 0.0, None)
+    print_spot = lambda xy, r: np.hypot(xy[:, 0] - 37, xy[:, 1] + 19) < 1  # noqa: E731
+    after = reading((light, -15, -341), (stroke_piece, 200, -250), game=game)
+    assert [o.type for o in inf.settled(after, 2.0, Motion(1.0, 1.1, unchanged=print_spot))] == ["shot"]
+    assert [o.type for o in inf.settled(after, 3.0, Motion(2.5, None, unchanged=print_spot))] == []
+    assert sorted((t.x_mm, t.y_mm) for t in inf._tracks if t.kind == light and t.missed == 0) == [(-15, -341), (37, -19)]
+
+
+def test_a_carrom_coin_never_read_again_where_the_picture_never_changed_is_lost_and_takes_no_pocket_later():
+    # A circle of the print read as a white at the first reading only: its spot never changes, so it was
+    # kept as a coin the reader missed; never read again, it is lost, and a later stroke stirring the
+    # pocket beside it does not make it pocketed.
+    inf = EventInferer("carrom", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(*BASE, ("white", 250, 250)), 0.0, None)
+    nothing_changed = lambda xy, r: np.ones(len(xy), bool)  # noqa: E731
+    for k in range(1, LOST_UNREAD + 1):
+        assert inf.settled(reading(*BASE), 2.0 * k, Motion(2.0 * k - 1, None, unchanged=nothing_changed)) == []
+    assert inf.kinds_on_board()["white"] == 1
+    struck = reading(*BASE[:3], ("striker", 120, 200))
+    busy = (PocketActivity(2, 0.3, 20.6),)
+    everything_changed = lambda xy, r: np.zeros(len(xy), bool)  # noqa: E731
+    observations = inf.settled(struck, 22.0, Motion(19.0, 20.0, busy, unchanged=everything_changed))
+    assert kinds(observations) == [("shot", "striker", None)]
