@@ -549,12 +549,19 @@ def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *
     drawn = bare & (near_arrow | in_figure)
     outline = drawn & lone & (found.support < BOARD_FACE_MIN_SUPPORT)
     # Where the board's symmetric places are free to compare with, they decide: the print looks alike at them, a coin
-    # lies at one place only.
-    looked = np.nonzero(drawn)[0]
+    # lies at one place only. So too by the other print (base circles, lines), where a face the light shades as it
+    # shades the coins' is a coin's whatever the print around it.
+    by_print = bare & ~drawn & ~clear_of_print(c, board, radius_mm=coin_mm / 2)
+    looked = np.nonzero(drawn | by_print)[0]
     gaps = symmetry_gap(lab, view.to_px(c[looked]), radius_px=coin_mm / 2 * view.px_per_mm,
                         occupied_px=view.to_px(c))
-    compared = np.isfinite(gaps)
-    outline[looked[compared]] = gaps[compared] < PRINT_SYMMETRY_MATCH
+    compared, alike = np.zeros(len(found), bool), np.zeros(len(found), bool)
+    compared[looked], alike[looked] = np.isfinite(gaps), gaps < PRINT_SYMMETRY_MATCH
+    outline = np.where(compared & drawn, alike, outline)
+    if (alike & by_print).any():
+        coins = _clear_coins(found.filter(~outline & ~(alike & by_print)))
+        shaded = _shaded_as_coins(c, coins, lab, view, radius_mm=coin_mm / 2)
+        outline |= alike & by_print & ~shaded
     return outline
 
 
