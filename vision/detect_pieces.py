@@ -1157,6 +1157,13 @@ def _printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, b
     # is the print only if it matches it closely in both ways.
     near_base = gaps.min(axis=0) < DISPLACED_PRINT_REACH * radius
     base_print |= near_base & (colour_gap < PRINT_COLOUR_MATCH) & (ratio_gap < DISPLACED_PRINT_RATIO_MATCH)
+    # A lamp's light falls off across the board and shades the eight prints apart, but leaves them alike in
+    # pattern: a circle there that looks like its symmetric places, each one's own colour taken out, is the print.
+    unsure = np.nonzero(on_base & ~base_print)[0]
+    if len(unsure):
+        symmetric = symmetry_gap(lab, centres_px[unsure], radius_px=radius * s,
+                                 occupied_px=centres_px[~base_print]) < PRINT_SYMMETRY_MATCH
+        base_print[unsure] = symmetric
     at_centre = np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) < 0.8 * radius
     # The queen set on the centre circle in the break formation: a piece with coins all round it.
     between = np.hypot(found.centres_mm[:, None, 0] - found.centres_mm[None, :, 0],

@@ -74,3 +74,21 @@ def test_light_coins_alone_on_the_centre_figure_are_read(look, seed):
     for kind, x, y in places:
         assert [p.kind for p in reading.pieces if np.hypot(p.x_mm - x, p.y_mm - y) < 8.0] == [kind]
     assert len(reading.pieces) == len(places)
+
+
+@pytest.mark.parametrize("look, seed", [("birch_black_frame", 4), ("plywood_brown_frame", 1),
+                                        ("plywood_brown_frame", 3), ("plywood_brown_frame", 5)])
+def test_pale_coins_by_the_frame_the_base_lines_and_the_base_circles_are_not_taken_for_print(look, seed):
+    board = load_board("carrom")
+    radius_mm = board.coin_diameter_mm / 2
+    # Pale whites by the frame, a base circle, a base line and an arrow's line: circles of the board's colour there
+    # are judged by the board's symmetric places, which a pale coin may come close to.
+    places = [("white", 31.0, -351.0), ("white", -351.0, 140.0), ("white", -186.0, 255.0), ("white", 120.0, -247.0),
+              ("black", 150.0, -120.0), ("black", -100.0, 180.0), ("white", 220.0, 150.0)]
+    frame = SceneFrame(0.0, tuple(PieceState(i, kind, x, y, radius_mm) for i, (kind, x, y) in enumerate(places)))
+    image, homography = film_still(frame, board=board, seed=seed, difficulty="medium", resolution=(960, 540),
+                                   look=look)
+    reading = read_pieces(image, homography=homography, board=board)
+    for kind, x, y in places:
+        assert [p.kind for p in reading.pieces if np.hypot(p.x_mm - x, p.y_mm - y) < 8.0] == [kind]
+    assert len(reading.pieces) == len(places)
