@@ -523,7 +523,8 @@ def printed_faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm
     return clear & ~clear_of_print(c, board, radius_mm=radius_mm)
 
 
-def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: CarromBoard) -> np.ndarray:
+def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: CarromBoard,
+                     by_other_print: bool = False) -> np.ndarray:
     """True for circles drawn by printed outlines around bare board: the arrows' arcs, the centre circles.
 
     Such a circle's face is the board's own colour. The print looks alike at the
@@ -532,6 +533,9 @@ def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *
     is drawn: a light coin on a light board matches the board too, but it shows
     its whole rim, or lies among coins whose rims draw part of its own; so the
     test is then kept to lone circles where the print has arcs of a coin's size.
+
+    With `by_other_print`, clear circles of the board's colour by the base circles and the arrows' lines are judged
+    by the symmetric places too.
     """
     if len(found) == 0:
         return np.zeros(0, bool)
@@ -551,7 +555,9 @@ def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *
     # Where the board's symmetric places are free to compare with, they decide: the print looks alike at them, a coin
     # lies at one place only. So too by the other print (base circles, lines), where a face the light shades as it
     # shades the coins' is a coin's whatever the print around it.
-    by_print = bare & ~drawn & ~clear_of_print(c, board, radius_mm=coin_mm / 2)
+    # Not over the base lines nor by the frame, whose faint coins under dim light look much like the bare places.
+    beside_lines = (base_line_bands(c, board) >= 0) | (np.abs(c).max(axis=1) > board.half_side_mm - coin_mm)
+    by_print = bare & ~drawn & ~clear_of_print(c, board, radius_mm=coin_mm / 2) & ~beside_lines & by_other_print
     looked = np.nonzero(drawn | by_print)[0]
     gaps = symmetry_gap(lab, view.to_px(c[looked]), radius_px=coin_mm / 2 * view.px_per_mm,
                         occupied_px=view.to_px(c))
@@ -843,7 +849,7 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
         # Told among the circles kept, where a neighbour is another piece rather than another fit of the same;
         # a print's other fits, crowded out by the first, come up in turn.
         outline = np.zeros(len(found), bool)
-        outline[np.nonzero(keep)[0]] = _printed_outline(found.filter(keep), lab, view, board=board)
+        outline[np.nonzero(keep)[0]] = _printed_outline(found.filter(keep), lab, view, board=board, by_other_print=True)
         if not outline.any():
             break
         found, score_arr = found.filter(~outline), score_arr[~outline]
