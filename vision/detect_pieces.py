@@ -503,8 +503,8 @@ def faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float)
 
 
 def printed_faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float) -> np.ndarray:
-    """True for circles of `radius_mm` over carrom's printed lines, arcs, frame edge or pocket mouths, clear of the
-    centre figure and the base circles (others: all false).
+    """True for circles of `radius_mm` over carrom's printed lines, arcs, centre figure, frame edge or pocket mouths,
+    clear of the base circles and the figure's very middle (others: all false).
 
     There a faint rim may be a piece if it is whole (`PRINTED_FAINT_RIMS`). The base circles are left out: their
     filled circles raise several faint, whole-looking rims per view for every coin lying on them, too many to verify
@@ -518,8 +518,7 @@ def printed_faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm
     bases = printed_discs_mm(board)[1:]
     clear = np.hypot(c[:, None, 0] - bases[None, :, 0], c[:, None, 1] - bases[None, :, 1]).min(axis=1) > (
         board.base_circle_diameter_mm / 2 + reach)
-    from_centre = np.hypot(c[:, 0], c[:, 1])
-    clear &= (from_centre > board.outer_circle_diameter_mm / 2 + reach) | (from_centre > FIGURE_FAINT_MIN_OFFSET_MM)
+    clear &= np.hypot(c[:, 0], c[:, 1]) > FIGURE_FAINT_MIN_OFFSET_MM
     return clear & ~clear_of_print(c, board, radius_mm=radius_mm)
 
 
@@ -553,9 +552,9 @@ def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *
     drawn = bare & (near_arrow | in_figure)
     outline = drawn & lone & (found.support < BOARD_FACE_MIN_SUPPORT)
     # Where the board's symmetric places are free to compare with, they decide: the print looks alike at them, a coin
-    # lies at one place only. So too by the other print (base circles, lines), where a face the light shades as it
-    # shades the coins' is a coin's whatever the print around it.
-    # Not over the base lines nor by the frame, whose faint coins under dim light look much like the bare places.
+    # lies at one place only. So too by the base circles and the arrows' lines, where a face the light shades as it
+    # shades the coins' is a coin's whatever the print around it; not over the base lines nor by the frame, where
+    # coins under dim light look much like the bare places.
     beside_lines = (base_line_bands(c, board) >= 0) | (np.abs(c).max(axis=1) > board.half_side_mm - coin_mm)
     by_print = bare & ~drawn & ~clear_of_print(c, board, radius_mm=coin_mm / 2) & ~beside_lines & by_other_print
     looked = np.nonzero(drawn | by_print)[0]
@@ -564,10 +563,10 @@ def _printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *
     compared, alike = np.zeros(len(found), bool), np.zeros(len(found), bool)
     compared[looked], alike[looked] = np.isfinite(gaps), gaps < PRINT_SYMMETRY_MATCH
     outline = np.where(compared & drawn, alike, outline)
-    if (alike & by_print).any():
-        coins = _clear_coins(found.filter(~outline & ~(alike & by_print)))
-        shaded = _shaded_as_coins(c, coins, lab, view, radius_mm=coin_mm / 2)
-        outline |= alike & by_print & ~shaded
+    judged = alike & by_print
+    if judged.any():
+        coins = _clear_coins(found.filter(~outline & ~judged))
+        outline[judged] = ~_shaded_as_coins(c[judged], coins, lab, view, radius_mm=coin_mm / 2)
     return outline
 
 
@@ -687,9 +686,8 @@ def _lit_like_coins(candidates: PieceDetections, clear: np.ndarray, lab: np.ndar
                     board: CarromBoard) -> np.ndarray:
     """True for coin-sized circles, not yet `clear`, whose faces the light shades as the clear coins' (carrom).
 
-    Only circles
-    a coin's width from every clear one are looked at: next to one, a circle drawn across two coins is shaded by
-    them. The printed base and centre circles are left out of the coins the light's way is taken from.
+    Only circles a coin's width from every clear one are looked at: next to one, a circle drawn across two coins
+    is shaded by them. The printed base and centre circles are left out of the coins the light's way is taken from.
     """
     c = candidates.centres_mm
     prints = printed_discs_mm(board)
@@ -1198,5 +1196,6 @@ def _printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, b
     if centre_print.any():
         # The queen put back on the centre circle: the light shades it as it shades the coins lying elsewhere.
         coins = _clear_coins(found.filter(~(at_centre | base_print | figure_print | line_print)))
-        centre_print &= ~_shaded_as_coins(found.centres_mm, coins, lab, view, radius_mm=sizes[0].radius_mm)
+        centre_print[centre_print] = ~_shaded_as_coins(found.centres_mm[centre_print], coins, lab, view,
+                                                        radius_mm=sizes[0].radius_mm)
     return base_print | centre_print | figure_print | line_print
