@@ -170,6 +170,11 @@ whole one (stills 60000-60119: coins on print 0.85 to 1.0 of their rims seen at 
 print mostly under). A line's own votes pile into a ridge of weak peaks along it (about 370 per view from 0.02 of a
 full rim's votes, 80 from 0.03); the coins on it gather 0.03 and up."""
 
+PRINTED_FAINT_STRIKER_RIMS = dataclasses.replace(PRINTED_FAINT_RIMS, least_vote_share=0.02)
+"""The same for the striker's rim: a player sets it on the base lines, whose two lines take the votes of its rim
+where they cross it (tuning and check stills: pale strikers there gather 0.026 to 0.028 of a full rim's votes).
+Striker-sized circles are fewer along the lines than coin-sized ones."""
+
 FIGURE_FAINT_MIN_OFFSET_MM = 6.0
 """Least distance of a faint rim on the centre figure from the board's centre: nearer, its symmetric places are
 itself."""
@@ -514,7 +519,9 @@ def printed_faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm
     c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
     if not isinstance(board, CarromBoard):
         return np.zeros(len(c), bool)
-    reach = radius_mm + PRINT_CLEARANCE_MM
+    # Kept a coin's reach from them whatever the size looked for: a striker set on the base line beside a base
+    # circle lies within its own.
+    reach = board.coin_diameter_mm / 2 + PRINT_CLEARANCE_MM
     bases = printed_discs_mm(board)[1:]
     clear = np.hypot(c[:, None, 0] - bases[None, :, 0], c[:, None, 1] - bases[None, :, 1]).min(axis=1) > (
         board.base_circle_diameter_mm / 2 + reach)
@@ -618,11 +625,12 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         # couronne among the rings only (the one shooter, told by its colour, is worth no second search).
         faint_rims = FAINT_RINGS if isinstance(board, CouronneBoard) else FAINT_RIMS
         is_faint_searched = not isinstance(board, CouronneBoard) or k == 0
+        faint_on_print = PRINTED_FAINT_STRIKER_RIMS if k == 1 else PRINTED_FAINT_RIMS
         found = find_discs(edges, radius_px=size.radius_mm * s, min_support=min_support,
                            faint=faint_rims if is_faint_searched else None,
                            faint_region=lambda px, r=size.radius_mm: faint_region(view.to_mm(px), board, radius_mm=r),
                            unseen_px=mouths_px,
-                           faint_elsewhere=PRINTED_FAINT_RIMS if isinstance(board, CarromBoard) else None,
+                           faint_elsewhere=faint_on_print if isinstance(board, CarromBoard) else None,
                            elsewhere_region=lambda px, r=size.radius_mm: printed_faint_region(view.to_mm(px), board,
                                                                                               radius_mm=r),
                            partial=HALF_RIMS if isinstance(board, CarromBoard) and k == 0 else None)
@@ -634,7 +642,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         weak = (found.vote_share < PEAK_VOTE_SHARE) | found.is_partial
         printed_faint = weak & ~faint_region(mm, board, radius_mm=size.radius_mm)
         ok &= ~printed_faint | (printed_faint_region(mm, board, radius_mm=size.radius_mm)
-                                & (found.support >= PRINTED_FAINT_RIMS.min_support))
+                                & (found.support >= faint_on_print.min_support))
         centres.append(mm[ok])
         radii.append(r_mm[ok])
         size_index.append(np.full(ok.sum(), k))
@@ -667,7 +675,8 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     # A faint rim only fills a gap the clear ones left: it never displaces one.
     weak = filled & faint_arr
     found = found.join(_faint_pieces(candidates.filter(weak), score_arr[weak], found, lab, view, sizes, board,
-                                     on_print=on_print_arr[weak], partial=partial_arr[weak], edges=edges))
+                                     on_print=on_print_arr[weak], partial=partial_arr[weak], edges=edges,
+                                     unseen_px=mouths_px))
     if isinstance(board, CouronneBoard):
         found = _shooter_among_all(found)
     # Measured on carrom coins (a couronne ring's face is its band; crokinole's 20-hole is a disc's size).
@@ -714,14 +723,8 @@ def _striker_decided(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
     s = view.px_per_mm
     coin, striker = sizes[0].radius_mm, sizes[1].radius_mm
     size, radii, centres = found.size.copy(), found.radii_mm.copy(), found.centres_mm.copy()
-    # The coin-sized rim inside each striker-sized piece (none inside the others), fitted until it settles on the
-    # coin's own rim: a circle grown by a shadow is centred up to a third of a coin's radius off it.
-    inner_support, inner_radii = np.zeros(len(found)), np.full(len(found), coin * s)
-    inner_centres = view.to_px(centres)
-    if (size == 1).any():
-        inner = verify_rims(edges, inner_centres[size == 1], radius_px=coin * s, unseen_px=unseen_px, iterations=4)
-        inner_support[size == 1], inner_radii[size == 1] = inner.support, inner.radii_px
-        inner_centres[size == 1] = inner.centres_px
+    inner_support, inner_centres, inner_radii = _coin_rims_inside(found, edges, view, coin_radius_mm=coin,
+                                                                  unseen_px=unseen_px)
     to_coins = coins_grown(found.colour_lab, size, inner_support)
     coins = np.nonzero((size == 0) & ~to_coins)[0]
     rim = striker_among_coins(edges, view.to_px(centres[coins]), found.colour_lab[coins], coin_radius_px=coin * s,
@@ -741,6 +744,24 @@ def _striker_decided(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
         return found
     colour, surround = _colours(lab, view, centres, size, sizes, board)
     return PieceDetections(centres, radii, size, found.support, colour, surround, found.is_faint)
+
+
+def _coin_rims_inside(found: PieceDetections, edges: EdgeField, view: BoardView, *, coin_radius_mm: float,
+                      unseen_px: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The coin-sized rim inside each striker-sized piece (none inside the others): its support (n,), centre (n, 2)
+    and radius (n,) in view px, where the others keep their own centre and a coin's radius.
+
+    The rim is fitted until it settles on the coin's own: a circle grown by a shadow is centred up to a third of a
+    coin's radius off it.
+    """
+    s = view.px_per_mm
+    large = found.size == 1
+    support, radii_px, centres_px = np.zeros(len(found)), np.full(len(found), coin_radius_mm * s), view.to_px(
+        found.centres_mm)
+    if large.any():
+        inner = verify_rims(edges, centres_px[large], radius_px=coin_radius_mm * s, unseen_px=unseen_px, iterations=4)
+        support[large], radii_px[large], centres_px[large] = inner.support, inner.radii_px, inner.centres_px
+    return support, centres_px, radii_px
 
 
 def _touching_places(found: PieceDetections, radius_mm: float, *, new_from: int = 0) -> np.ndarray:
@@ -869,7 +890,7 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
 
 def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: PieceDetections, lab: np.ndarray,
                   view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel, *, on_print: np.ndarray,
-                  partial: np.ndarray, edges: EdgeField) -> PieceDetections:
+                  partial: np.ndarray, edges: EdgeField, unseen_px: np.ndarray | None) -> PieceDetections:
     """Pieces among faint rims: on even board, clear of the pieces found, and a large one only where none was found.
 
     `on_print` marks carrom rims over the board's print (`PRINTED_FAINT_RIMS`): judged by their face and as the
@@ -880,7 +901,7 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     allowed_mm = 0.3 * sizes[0].radius_mm
     if len(found):
         free = _clear_of(candidates.centres_mm, found, candidates.radii_mm - allowed_mm)
-        if (found.size == 1).any():
+        if _large_piece_among(found, edges, view, sizes, board, unseen_px=unseen_px):
             free &= candidates.size == 0
         candidates, score_arr, on_print, partial = (candidates.filter(free), score_arr[free], on_print[free],
                                                     partial[free])
@@ -933,6 +954,17 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
         keep = _resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
         keep &= np.isfinite(score_arr)
     return faint.filter(keep)
+
+
+def _large_piece_among(found: PieceDetections, edges: EdgeField, view: BoardView, sizes: tuple[PieceSize, ...],
+                       board: BoardModel, *, unseen_px: np.ndarray | None) -> bool:
+    """Whether the one large piece of the game (striker, shooter) was found, which leaves no room for another: on
+    carrom, not a black coin or the queen grown by its shadow (`coins_grown`), which `_striker_decided` shrinks."""
+    large = found.size == 1
+    if not large.any() or not isinstance(board, CarromBoard):
+        return bool(large.any())
+    support, _, _ = _coin_rims_inside(found, edges, view, coin_radius_mm=sizes[0].radius_mm, unseen_px=unseen_px)
+    return bool((large & ~coins_grown(found.colour_lab, found.size, support)).any())
 
 
 def _coin_on_print(candidates: PieceDetections, colour: np.ndarray, surround: np.ndarray, found: PieceDetections,

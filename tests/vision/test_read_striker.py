@@ -70,6 +70,32 @@ def test_a_blurred_white_striker_on_a_base_line_is_the_striker_and_black_coins_s
     assert (counts["striker"], counts["black"]) == (1, 2)
 
 
+@pytest.mark.parametrize("seed", [400, 401, 412])
+def test_a_striker_on_the_base_line_beside_a_base_circle_is_the_striker(seed):
+    board = load_board("carrom")
+    across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+    # Its rim clears the east base circle by a few millimetres: faint on a pale board, it is looked for there too
+    # (seed 412).
+    places = [("striker", 178.0, -across), ("white", 60.0, 120.0), ("white", -150.0, 40.0), ("black", -140.0, -60.0),
+              ("black", 20.0, -100.0)]
+    reading = _read(places, seed=seed, look=None, difficulty="hard")
+    assert [_kind_at(reading, x, y) for _, x, y in places] == [kind for kind, _, _ in places]
+    assert len(reading.pieces) == len(places)
+
+
+@pytest.mark.parametrize("seed", [60087, 60091, 60095])
+def test_a_black_coin_grown_by_its_shadow_leaves_room_for_a_faint_striker(seed):
+    board = load_board("carrom")
+    across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+    # Under the light of tuning still 60095 the black coin at the east fits a striker's circle with its shadow, and
+    # the pale striker on the base line shows a faint rim only: the grown coin is no striker, so the faint rim is.
+    places = [("striker", 86.0, -across), ("black", 262.0, 215.0), ("white", -100.0, 100.0), ("white", 150.0, 20.0),
+              ("black", -60.0, -150.0)]
+    reading = _read(places, seed=seed, look=None, difficulty="hard")
+    assert [_kind_at(reading, x, y) for _, x, y in places] == [kind for kind, _, _ in places]
+    assert len(reading.pieces) == len(places)
+
+
 @pytest.mark.parametrize("shadow_shift_px", [6, 7])
 def test_a_black_coin_grown_by_its_shadow_stays_a_coin_where_it_lies(shadow_shift_px):
     board = load_board("carrom")
