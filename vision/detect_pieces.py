@@ -351,10 +351,14 @@ def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, 
     ys = np.clip(pts[..., 1], 0, h - 1)
     values = lab[ys, xs].astype(np.float64)
     if towards_px is None:
-        facing = np.ones(values.shape[:2], bool)
-    else:
-        facing = (offsets[None, :, :] * np.asarray(towards_px)[:, None, :]).sum(axis=2) >= 0
-    return masked_median(values, facing)
+        return np.median(values, axis=1)
+    facing = (offsets[None, :, :] * np.asarray(towards_px)[:, None, :]).sum(axis=2) >= 0
+    # Most pieces overhang no pocket: their whole annulus counts, and a plain median is several times quicker.
+    whole = facing.all(axis=1)
+    colours = np.empty((len(values), 3))
+    colours[whole] = np.median(values[whole], axis=1)
+    colours[~whole] = masked_median(values[~whole], facing[~whole])
+    return colours
 
 
 def face_spread(lab: np.ndarray, centres_px: np.ndarray, face_lab: np.ndarray, *, radius_px: float,
