@@ -37,6 +37,10 @@ ARM_MOTION = 0.01  # share of the board changed in parts reaching its rim in a f
 ARM_GONE_S = 0.4  # no arm seen moving over the board for this long, one seen then is another (not the striking one)
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
 STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the total motion of the stroke's largest such run
+# A run of motion that the hand holds still over the board right after (within SET_DOWN_GAP_S), for at least
+# AIM_S before more motion, set the striker down: the player aims, then strikes.
+SET_DOWN_GAP_S = 0.1
+AIM_S = 0.3
 MAX_SEGMENT_FRAMES = 9000  # moving frames kept between settled readings (5 min at 30 fps)
 SAME_SPOT_CORRELATION = 0.9  # a piece's patch matching the last read view this well (nudges allowed) is unchanged ...
 SPOT_FACE_SHARE = 0.7  # ... and its face, inside this share of its radius, ...
@@ -96,32 +100,58 @@ class _Segment:
         A hand's fingers flicker and a piece put down or dropping into a pocket
         changes a frame or two; a strike sets pieces rolling for many frames. Runs
         of frames with free motion are weighed by their total motion: the first strike
-        starts the first run with a good share of the stroke's largest.
+        starts the first run with a good share of the stroke's largest. A run that a
+        hand holds still over the board right after, aiming, before more motion, is the
+        striker being set down: the stroke is struck after the aim.
 
         The board need not settle between two strokes (pieces still rolling when the next
         player reaches in): a strong run of free motion after an arm came over the board
         anew, beyond the striking one withdrawing, is the next stroke.
         """
-        runs: list[tuple[float, float, int]] = []  # (start t_s, total share, frames)
+        runs: list[tuple[float, float, int, float]] = []  # (start t_s, total share, frames, last t_s)
         in_run = False
         for t_s, share in self.free_motion:
             if share < min_motion:
                 in_run = False
             elif in_run:
-                start, total, frames = runs[-1]
-                runs[-1] = (start, total + share, frames + 1)
+                start, total, frames, _ = runs[-1]
+                runs[-1] = (start, total + share, frames + 1, t_s)
             else:
-                runs.append((t_s, share, 1))
+                runs.append((t_s, share, 1, t_s))
                 in_run = True
-        largest = max((total for _, total, frames in runs if frames >= STRIKE_FRAMES), default=0.0)
-        strong = [start for start, total, frames in runs
-                  if frames >= STRIKE_FRAMES and total >= STRIKE_SHARE_OF_PEAK * largest]
+        # The hand setting the striker down moves it too: the stroke is struck after the aim.
+        aimed_s = None
+        for run in runs:
+            if run[2] >= STRIKE_FRAMES:
+                aim_end_s = self._aim_end_s(run[3])
+                if aim_end_s is None:
+                    break
+                aimed_s = aim_end_s
+        if aimed_s is not None:
+            runs = [run for run in runs if run[0] > aimed_s]
+        long_runs = [run for run in runs if run[2] >= STRIKE_FRAMES]
+        if not long_runs and aimed_s is not None:
+            long_runs = runs[:1]  # a soft stroke after the aim, the striker alone barely moving
+        largest = max((total for _, total, _, _ in long_runs), default=0.0)
+        strong = [start for start, total, _, _ in long_runs if total >= STRIKE_SHARE_OF_PEAK * largest]
         strikes = strong[:1]
         for start in strong[1:]:
             arm_s = self._arm_came_s(strikes[-1])
             if arm_s is not None and arm_s < start:
                 strikes.append(start)
         return strikes
+
+    def _aim_end_s(self, end_s: float) -> float | None:
+        """When a hand held still over the board (occluded) from just after `end_s` for `AIM_S` at least stopped aiming."""
+        first_s = last_s = None
+        for t_s, share in self.arm_motion:
+            if t_s <= end_s:
+                continue
+            if share < 1.0 or t_s - (end_s if last_s is None else last_s) > SET_DOWN_GAP_S:
+                break
+            first_s = first_s if first_s is not None else t_s
+            last_s = t_s
+        return last_s if last_s is not None and last_s - first_s >= AIM_S else None
 
     def _arm_came_s(self, strike_s: float) -> float | None:
         """When an arm reached over the board anew after `strike_s`: seen again after none was for a while.

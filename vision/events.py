@@ -215,6 +215,7 @@ class EventInferer:
         # Carrom: coins gone with nothing to show where (no pocket stirred that they could reach); a coin
         # read again where one lay is that coin, seen again.
         self._lost: list[_Track] = []
+        self._queen_pocketed = False  # carrom: the queen was last seen going into a pocket (it comes back by hand)
         self._ids = count()
         self._twenties: dict[str, int] = {}
         self._ditch_discs: tuple[float, ...] = ()  # crokinole: discs lying in each ditch sector at the last reading
@@ -298,10 +299,11 @@ class EventInferer:
             # The queen returned to the centre lies on its printed spot, often of its own colour:
             # the picture there hardly changes, but it is no queen read late.
             seen_late = seen_late and not self._queen_returned(piece)
+            queen_back = self._queen_back(piece)
             track = self._new_track(piece, appeared_s=motion.start_s)
             # Placed by hand between strokes; one that turns up after a stroke (out of a cluster,
-            # say) was on the board all along.
-            track.announce = not seen_late and motion.strike_s is None
+            # say) was on the board all along, but for a pocketed queen: it was put back before the stroke.
+            track.announce = not seen_late and (motion.strike_s is None or queen_back)
             if not seen_late:
                 new_tracks.append(track)
 
@@ -403,6 +405,9 @@ class EventInferer:
                 self._last_shot_invalid = bool(opponents) and not touched.intersection(opponents)
             for track in new_tracks:
                 track.appeared_s = None  # the shot disc: no placement to confirm
+        for o in sorted(observations, key=lambda o: o.t_s):
+            if o.piece == "queen" and o.type in ("pocketed", "placed"):
+                self._queen_pocketed = o.type == "pocketed"
         return sorted((replace(o, seen_t_s=t_s) for o in observations), key=lambda o: o.t_s)
 
     def _match(self, pieces: tuple[Piece, ...], motion: Motion):
@@ -471,6 +476,11 @@ class EventInferer:
     def _queen_returned(self, piece: Piece) -> bool:
         """Carrom: a queen read on the centre spot while none is on the board was put back there."""
         return (self.game == "carrom" and piece.kind == "queen" and np.hypot(piece.x_mm, piece.y_mm) <= MOVED_MM
+                and not any(t.kind == "queen" for t in self._tracks))
+
+    def _queen_back(self, piece: Piece) -> bool:
+        """Carrom: a queen read while the one last seen going into a pocket is not on the board was put back."""
+        return (self.game == "carrom" and piece.kind == "queen" and self._queen_pocketed
                 and not any(t.kind == "queen" for t in self._tracks))
 
     def _confirm_new(self, track: _Track) -> list[Observation]:

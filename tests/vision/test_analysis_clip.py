@@ -14,7 +14,7 @@ import pytest
 from bench.event_matching import match_events
 from boardreader.analysis_run import AnalysisRun
 from bench.truth_playback import TruthPlayback
-from vision.analysis import ARM_GONE_S, ARM_MOTION, _Segment, spots_unchanged
+from vision.analysis import AIM_S, ARM_GONE_S, ARM_MOTION, _Segment, spots_unchanged
 from vision.sources import VideoFileSource
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_images" / "simulated" / "carrom" / "video"
@@ -110,3 +110,26 @@ def test_a_second_strong_run_of_motion_after_a_new_arm_is_a_second_stroke_and_wi
     assert segment(arm_between="new").strikes_s(min_motion=0.003) == pytest.approx([1.0, 3.0])
     assert segment(arm_between="lingering").strikes_s(min_motion=0.003) == pytest.approx([1.0])
     assert segment(arm_between=None).strikes_s(min_motion=0.003) == pytest.approx([1.0])
+
+
+def test_the_striker_set_down_before_an_aim_is_no_strike_the_motion_after_the_aim_is():
+    fps = 30
+
+    def segment(*, aim_frames, strike_share):
+        made = _Segment()
+        for i in range(30, 120):
+            set_down = 30 <= i < 33  # the hand slides the striker onto the base line
+            aiming = 33 <= i < 33 + aim_frames  # ... and holds still over the board
+            # The stroke rolls on; a soft one's striker alone flickers over the motion that counts.
+            rolling = 33 + aim_frames <= i < 48 + aim_frames and (strike_share > 0.005 or (i - aim_frames) % 2)
+            made.free_motion.append((i / fps, 0.03 if set_down else strike_share if rolling else 0.0))
+            made.arm_motion.append((i / fps, 1.0 if aiming else 0.0))
+        return made
+
+    aim_frames = round(AIM_S * fps) + 9
+    struck_s = (33 + aim_frames) / fps
+    assert segment(aim_frames=aim_frames, strike_share=0.008).strikes_s(min_motion=0.003) == pytest.approx([struck_s])
+    # A soft stroke after the aim, only ever a frame in a row over the motion that counts, is still the strike.
+    assert segment(aim_frames=aim_frames, strike_share=0.0031).strikes_s(min_motion=0.003) == pytest.approx([struck_s])
+    # Without an aim after it, the first run is the strike.
+    assert segment(aim_frames=0, strike_share=0.008).strikes_s(min_motion=0.003) == pytest.approx([1.0])

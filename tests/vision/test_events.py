@@ -568,6 +568,21 @@ def test_the_queen_struck_off_its_centre_spot_is_the_same_queen_and_once_pockete
     assert [(o.type, o.piece, o.t_s) for o in back] == [("placed", "queen", 7.0)]
 
 
+def test_a_pocketed_queen_first_read_after_the_next_stroke_was_put_back_before_it_and_a_coin_so_read_was_not():
+    inf = EventInferer("carrom", pocket_centres_mm=CARROM_POCKETS, hole_radius_mm=22.25)
+    inf.settled(reading(("queen", 250, 240), ("white", 100, 0), ("striker", 0, -250)), 0.0, None)
+    pocketed = inf.settled(reading(("white", 100, 0), ("striker", 0, 250)), 3.0,
+                           Motion(1.0, 1.2, (PocketActivity(3, 0.3, 1.6),)))
+    assert ("pocketed", "queen", 3) in kinds(pocketed)
+    # Put back on the centre and struck off it before the board settled: first read after that stroke.
+    struck = inf.settled(reading(("queen", -30, 40), ("white", 100, 0), ("black", 60, -90), ("striker", 10, 20)),
+                         6.0, Motion(4.0, 5.2))
+    assert [o.type for o in struck] == ["shot"]
+    confirmed = inf.settled(reading(("queen", -30, 40), ("white", 100, 0), ("black", 60, -90)), 7.0,
+                            Motion(6.5, None))
+    assert [(o.type, o.piece, o.t_s) for o in confirmed] == [("placed", "queen", 4.0)]
+
+
 def test_couronne_a_ring_gone_then_one_of_its_colour_put_in_the_centre_is_confirmed_off_before_the_next_stroke():
     empty_where_it_lay = lambda xy, r: np.hypot(xy[:, 0] + 22, xy[:, 1] - 280) < 4.0  # noqa: E731
     inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
