@@ -35,9 +35,10 @@ DITCH_DISC_CHANGE = 40  # a ditch pixel this far from its empty look (largest ch
 EDGE_BAND_FRACTION = 0.03  # a surface cut by the picture's edge is watched for arms this deep (share of the picture)
 GLOBAL_POCKETS = 3  # this many pockets changing in the same frame is the board bumped or the light, not pieces
 MOUTH_SHARE = 0.8  # a pocket's mouth: inside this share of its radius (clear of its rim)
-HOLE_CHANGE = 30  # mean colour change of the 20-hole's mouth from its empty look that means something lies in it
+# Mean colour change of the 20-hole's mouth from its empty look (in that look's light) that means something lies in it.
+HOLE_CHANGE = 30
 HOLE_DARK = 60  # an empty 20-hole whose brightest channel is at most this is dark: a dark disc lies in it unseen
-HOLE_STEADY_S = 0.2  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
+HOLE_STEADY_S = 0.35  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
 # Arms are watched on the table this far beyond the board's outer edge too: every arm over the board
 # crosses it, and a sleeve on the table is plain to see where skin over a wooden frame is not.
 APPROACH_MM = 100.0
@@ -197,7 +198,9 @@ class HoleWatch:
             return
         self._gain = self._light(image) / self._empty_light
         expected = np.minimum(self._empty * self._gain, 255.0)
-        self.is_full = float(np.abs(mouth - expected).max(axis=1).mean()) > HOLE_CHANGE
+        # The change in the empty look's light: a disc deep in the hole's shade under a dimmer lamp
+        # differs from the hole by as little as the light is dimmer.
+        self.is_full = float((np.abs(mouth - expected) / self._gain).max(axis=1).mean()) > HOLE_CHANGE
         if self.is_full == self.holding:
             self._since_s = None
             return

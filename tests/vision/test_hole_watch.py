@@ -50,6 +50,12 @@ def test_a_disc_rolling_over_the_hole_or_an_empty_hole_is_no_entry():
     assert watch_over([frame()] * 5 + rolling + [frame()] * 20).entries() == ()
 
 
+def test_a_disc_rolling_slowly_across_the_hole_s_mouth_is_no_entry():
+    # As tuning clip 5001 at 114.4 s: the first shot of a round creeps over the mouth for a quarter second.
+    creeping = [frame(disc_at_mm=(x, 0)) for x in np.linspace(-6, 6, round(0.25 * FPS))]
+    assert watch_over([frame()] * 5 + creeping + [frame(disc_at_mm=(30, 0))] * 20).entries() == ()
+
+
 def test_a_disc_that_stays_in_the_hole_is_one_entry_and_the_watch_forgets_it_on_reset():
     watch = watch_over([frame(disc_at_mm=(0, 0))] * 30)
     assert len(watch.entries()) == 1 and watch.holding
@@ -77,6 +83,18 @@ def test_an_empty_hole_under_a_brighter_light_is_no_entry_and_a_disc_in_it_still
     for i in range(30, 60):
         watch.update(red_hole_frame(gain=brighter, disc_bgr=(60, 80, 90)), i / FPS)
     assert watch.entries() == pytest.approx((30 / FPS,))
+
+
+def test_a_disc_deep_in_the_hole_s_shade_is_an_entry_under_a_dimmer_light_and_the_empty_hole_is_not():
+    dimmer = 0.55  # as the lamp of tuning clip 5002 lit its board against the round's first view
+    deep_disc = (60, 60, 60)  # a light disc in the shade of a black hole, in the first view's light
+    shaded = frame()
+    cv2.circle(shaded, (200, 200), round(0.4 * 15.9), deep_disc, -1)
+    dim = [np.clip(image * dimmer, 0, 255).astype(np.uint8) for image in (frame(), shaded)]
+    lying = round(3 * HOLE_STEADY_S * FPS)
+    watch = watch_over([dim[0]] * 10 + [dim[1]] * lying)
+    assert watch.entries() == pytest.approx((10 / FPS,))
+    assert watch_over([dim[0]] * 30).entries() == ()
 
 
 def test_a_black_hole_is_dark_and_a_red_one_is_not_even_under_a_dimmer_light():
