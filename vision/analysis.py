@@ -36,6 +36,7 @@ MIN_STRIKE_MOTION = {"carrom": 0.003, "couronne": 0.003, "crokinole": 0.0018}
 ARM_MOTION = 0.01  # share of the board changed in parts reaching its rim in a frame that is an arm, not a piece
 ARM_GONE_S = 0.4  # no arm seen moving over the board for this long, one seen then is another (not the striking one)
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
+FAINT_MOTION = 1e-4  # crokinole: any free motion (a pale disc sliding on a pale board), to time a shot seen otherwise
 STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the total motion of the stroke's largest such run
 # A run of motion that the hand holds still over the board right after (within SET_DOWN_GAP_S), for at least
 # AIM_S before more motion, set the striker down: the player aims, then strikes.
@@ -108,17 +109,7 @@ class _Segment:
         player reaches in): a strong run of free motion after an arm came over the board
         anew, beyond the striking one withdrawing, is the next stroke.
         """
-        runs: list[tuple[float, float, int, float]] = []  # (start t_s, total share, frames, last t_s)
-        in_run = False
-        for t_s, share in self.free_motion:
-            if share < min_motion:
-                in_run = False
-            elif in_run:
-                start, total, frames, _ = runs[-1]
-                runs[-1] = (start, total + share, frames + 1, t_s)
-            else:
-                runs.append((t_s, share, 1, t_s))
-                in_run = True
+        runs = _runs(self.free_motion, min_motion=min_motion)
         # The hand setting the striker down moves it too: the stroke is struck after the aim.
         aimed_s = None
         for run in runs:
@@ -152,6 +143,16 @@ class _Segment:
             first_s = first_s if first_s is not None else t_s
             last_s = t_s
         return last_s if last_s is not None and last_s - first_s >= AIM_S else None
+
+    def faint_strike_s(self) -> float | None:
+        """Crokinole: when a shot that set no strike's motion going was struck (None: no run of free motion).
+
+        A pale disc on a pale board changes few pixels as it slides: its shot shows as the run of
+        free motion, however faint, with the most of it, kept up for a strike's frames.
+        """
+        runs = [(start, total) for start, total, frames, _ in _runs(self.free_motion, min_motion=FAINT_MOTION)
+                if frames >= STRIKE_FRAMES]
+        return max(runs, key=lambda run: run[1])[0] if runs else None
 
     def _arm_came_s(self, strike_s: float) -> float | None:
         """When an arm reached over the board anew after `strike_s`: seen again after none was for a while.
@@ -404,7 +405,8 @@ class BoardAnalyzer:
                             self._hole is not None and self._hole.is_full, unchanged,
                             self._ditch.landings() if self._ditch is not None else (), ditch_discs,
                             self._ditch.changes() if self._ditch is not None else (), self._hole_hides(),
-                            segment.hand_came_after(strikes_s[-1] if strikes_s else None), tuple(strikes_s[1:]))
+                            segment.hand_came_after(strikes_s[-1] if strikes_s else None), tuple(strikes_s[1:]),
+                            segment.faint_strike_s() if self.game == "crokinole" and not strikes_s else None)
         self._segment = _Segment()
         self._pockets.reset()
         for watch in (self._ditch, self._hole):
@@ -466,6 +468,22 @@ class BoardAnalyzer:
         if self._done is not None:
             observations = list(self._done.observations) + observations
         self._done = AnalysisStep(frame.index, frame.t_s, True, True, reading, tuple(observations), self._homography)
+
+
+def _runs(free_motion: deque[tuple[float, float]], *, min_motion: float) -> list[tuple[float, float, int, float]]:
+    """(start t_s, total share, frames, last t_s) of each run of frames with at least `min_motion` of free motion."""
+    runs: list[tuple[float, float, int, float]] = []
+    in_run = False
+    for t_s, share in free_motion:
+        if share < min_motion:
+            in_run = False
+        elif in_run:
+            start, total, frames, _ = runs[-1]
+            runs[-1] = (start, total + share, frames + 1, t_s)
+        else:
+            runs.append((t_s, share, 1, t_s))
+            in_run = True
+    return runs
 
 
 def _view_shift_px(a: np.ndarray, b: np.ndarray, board: BoardModel) -> float:

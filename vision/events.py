@@ -110,6 +110,7 @@ class Motion:
     hole_hides: tuple[str, ...] = HIDDEN_IN_HOLE  # crokinole: disc colours that lie in the 20-hole without changing its look
     hand_after_strike: bool | None = None  # an arm reached over the board anew after the last strike (None: not known)
     later_strikes: tuple[float, ...] = ()  # carrom, couronne: strokes struck after the first before the board settled
+    faint_strike_s: float | None = None  # crokinole, no strike seen: when the faintest free motion says a shot struck
 
     @property
     def busy_hole(self) -> PocketActivity | None:
@@ -137,7 +138,8 @@ class Motion:
                       # when the later movement struck anew.
                       later.hand_after_strike if later.strike_s is not None else None,
                       self.later_strikes + ((later.strike_s,) if self.strike_s is not None and later.strike_s is not None
-                                            else ()) + later.later_strikes)
+                                            else ()) + later.later_strikes,
+                      self.faint_strike_s if self.faint_strike_s is not None else later.faint_strike_s)
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
@@ -253,6 +255,14 @@ class EventInferer:
             return []
         motion = motion or Motion(t_s, None)
         shot_t_s = motion.strike_s if motion.strike_s is not None else motion.start_s
+        entries = self._hole_entries(reading, motion, shot_t_s) if self.game == "crokinole" else []
+        if entries and motion.strike_s is None:
+            # Crokinole: a disc came to lie in the hole, so one was shot, however faintly a pale disc showed
+            # on its way: struck when the faint motion says, else when the board began to move.
+            motion = replace(motion, strike_s=motion.faint_strike_s if motion.faint_strike_s is not None
+                             else motion.start_s)
+        # A shot known otherwise (a disc come in from the shooting line) is timed by the faint motion too.
+        shot_t_s = next((s for s in (motion.strike_s, motion.faint_strike_s) if s is not None), motion.start_s)
         stroke_piece = STROKE_PIECES.get(self.game)
         observations: list[Observation] = []
         still, moved, unmatched_tracks, unmatched_pieces = self._match(reading.pieces, motion)
@@ -288,7 +298,7 @@ class EventInferer:
                 # (or a coin it no longer sees): lost, with no event, until read there again.
                 self._lost.append(track)
                 self._tracks.remove(track)
-        new_tracks = []
+        new_tracks, late_tracks = [], []
         late = motion.spots_unchanged([(p.x_mm, p.y_mm, p.r_mm) for p in unmatched_pieces])
         for piece, seen_late in zip(unmatched_pieces, late):
             found = self._found_again(piece)
@@ -304,8 +314,13 @@ class EventInferer:
             # Placed by hand between strokes; one that turns up after a stroke (out of a cluster,
             # say) was on the board all along, but for a pocketed queen: it was put back before the stroke.
             track.announce = not seen_late and (motion.strike_s is None or queen_back)
-            if not seen_late:
-                new_tracks.append(track)
+            (late_tracks if seen_late else new_tracks).append(track)
+        if self.game == "crokinole" and motion.strike_s is not None and not new_tracks and self._waiting is None:
+            # A pale disc shot onto a pale board hardly changes the picture where it stops: after a strike
+            # with no disc come in, the one of the shooter's colour read where the picture did not change
+            # is the shot disc, not a disc missed before.
+            pale = [t for t in late_tracks if self._next_shooter() in (None, t.kind)]
+            new_tracks = pale if len(pale) == 1 else []
 
         busy = [a for a in motion.pockets if a.energy > 0]
         strikers_gone = [t for t in unmatched_tracks if t.kind == stroke_piece and t.appeared_s is None]
@@ -351,7 +366,6 @@ class EventInferer:
 
         # Crokinole: the discs come into the ditch, and when each landed (None: not seen landing).
         landings = self._ditch_landings(motion)
-        entries = self._hole_entries(reading, motion, shot_t_s) if self.game == "crokinole" else []
         shot_disc = self._last_shot if is_stroke and not shot_seen else None
         for when in entries:
             observations.append(self._into_hole(missing, when, shot_disc))
@@ -489,6 +503,12 @@ class EventInferer:
             return []  # the striker comes and goes with every stroke
         return [Observation(appeared_s, "placed", track.kind, confidence=min(1.0, track.votes[track.kind]))]
 
+    def _next_shooter(self) -> str | None:
+        """Crokinole: the colour whose turn it is, as the shots so far alternate (None: not known)."""
+        if self._last_shot not in CROKINOLE_COLOURS:
+            return None
+        return CROKINOLE_COLOURS[1 - CROKINOLE_COLOURS.index(self._last_shot)]
+
     def _shot_piece(self, new_tracks: list[_Track]) -> str | None:
         if self.game in STROKE_PIECES:
             return STROKE_PIECES[self.game]
@@ -499,7 +519,7 @@ class EventInferer:
         elif self._waiting is not None and self._waiting.kind in CROKINOLE_COLOURS:
             self._last_shot = self._waiting.kind
         elif self._last_shot is not None:
-            self._last_shot = CROKINOLE_COLOURS[1 - CROKINOLE_COLOURS.index(self._last_shot)]
+            self._last_shot = self._next_shooter()
         else:
             return None
         return self._last_shot
@@ -544,12 +564,14 @@ class EventInferer:
 
         Timed by its landing there, else by the first motion in the ditch (`spells`) from `after_s`
         (the shot, or the hole's busiest moment when it crossed the hole: the shooter's hand over
-        the ditch at the strike is no landing).
+        the ditch at the strike is no landing), else from the shot (the hole barely stirred, last,
+        by the disc passing near it on its way off).
         """
         if self._last_shot is None:
             return []
-        when = min((t_s for t_s, _ in landings if t_s is not None),
-                   default=min((t_s for t_s, _ in _after(spells, after_s)), default=shot_t_s))
+        seen = [t_s for t_s, _ in landings if t_s is not None] or [t_s for t_s, _ in _after(spells, after_s)] or [
+            t_s for t_s, _ in _after(spells, shot_t_s)]
+        when = min(seen, default=shot_t_s)
         return [Observation(when, "off_board", self._last_shot, confidence=0.6, needs_review=True)]
 
     def _twenties_removed(self, landings: list[tuple[float | None, float]], motion: Motion) -> list[Observation]:

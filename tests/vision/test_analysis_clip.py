@@ -14,7 +14,7 @@ import pytest
 from bench.event_matching import match_events
 from boardreader.analysis_run import AnalysisRun
 from bench.truth_playback import TruthPlayback
-from vision.analysis import AIM_S, ARM_GONE_S, ARM_MOTION, _Segment, spots_unchanged
+from vision.analysis import AIM_S, ARM_GONE_S, ARM_MOTION, MIN_STRIKE_MOTION, _Segment, spots_unchanged
 from vision.sources import VideoFileSource
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_images" / "simulated" / "carrom" / "video"
@@ -133,3 +133,15 @@ def test_the_striker_set_down_before_an_aim_is_no_strike_the_motion_after_the_ai
     assert segment(aim_frames=aim_frames, strike_share=0.0031).strikes_s(min_motion=0.003) == pytest.approx([struck_s])
     # Without an aim after it, the first run is the strike.
     assert segment(aim_frames=0, strike_share=0.008).strikes_s(min_motion=0.003) == pytest.approx([1.0])
+
+
+def test_a_faint_shot_is_timed_by_the_run_of_free_motion_with_the_most_of_it_and_flickers_are_no_run():
+    segment = _Segment()
+    # As the light disc of tuning clip 5002 at 107 s: a hand's flicker, then the pale disc sliding, too faint to strike.
+    shares = {106.30: 0.0014, 107.30: 0.0032, 107.33: 0.0020, 107.37: 0.0016, 107.40: 0.0011, 107.43: 0.0006}
+    for i in range(3180, 3240):
+        t_s = round(i / 30, 2)
+        segment.free_motion.append((t_s, shares.get(t_s, 0.0)))
+    assert segment.strikes_s(min_motion=MIN_STRIKE_MOTION["crokinole"]) == []
+    assert segment.faint_strike_s() == pytest.approx(107.30)
+    assert _Segment().faint_strike_s() is None

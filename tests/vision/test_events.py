@@ -642,3 +642,53 @@ def test_a_carrom_coin_never_read_again_where_the_picture_never_changed_is_lost_
     everything_changed = lambda xy, r: np.zeros(len(xy), bool)  # noqa: E731
     observations = inf.settled(struck, 22.0, Motion(19.0, 20.0, busy, unchanged=everything_changed))
     assert kinds(observations) == [("shot", "striker", None)]
+
+
+def test_crokinole_a_disc_come_into_the_hole_with_no_strike_seen_was_shot_when_the_faint_motion_says():
+    # A pale disc on a pale board sets no strike's motion going: the hole taking it says a shot was played.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="light")
+    inf.settled(reading(("light", 250, 0), game="crokinole"), 0.0, None)
+    same = reading(("light", 250, 0), game="crokinole")
+    observations = inf.settled(same, 3.0, Motion(1.0, None, hole_entries=(2.4,), hole_full=True, faint_strike_s=1.9))
+    assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "light", 1.9), ("sunk_20", "light", 2.4)]
+    # Nothing came into the hole and no disc came in: faint motion alone is no shot.
+    assert inf.settled(same, 5.0, Motion(4.0, None, faint_strike_s=4.5)) == []
+
+
+def test_crokinole_a_shot_disc_seen_with_no_strike_is_timed_by_the_faint_motion_not_the_hand_reaching_in():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="light")
+    inf.settled(reading(game="crokinole"), 0.0, None)
+    shot = reading(("light", -66, -81), game="crokinole")
+    observations = inf.settled(shot, 3.0, Motion(1.0, None, faint_strike_s=2.2))
+    assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "light", 2.2)]
+
+
+def test_crokinole_a_pale_shot_disc_come_to_rest_where_the_picture_hardly_changed_is_the_shot_disc_not_gone_off():
+    # As tuning clip 5003 at 216.7 s: the light shot stops by the hole, a cream board showing it barely.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="dark")
+    inf.settled(reading(("light", -31, 26), ("dark", 45, 51), game="crokinole"), 0.0, None)
+    inf.settled(reading(("light", -31, 26), ("dark", 45, 51), ("dark", 120, 150), game="crokinole"), 1.0,
+                Motion(0.2, 0.5))
+    after = reading(("light", -31, 26), ("light", 0, 26), ("dark", 45, 51), ("dark", 120, 150), game="crokinole")
+    observations = inf.settled(after, 3.0, Motion(1.5, 2.0, unchanged=picture_unchanged_at((0, 26))))
+    assert [(o.type, o.piece) for o in observations] == [("shot", "light")]
+    # A disc of the colour not shooting, read where nothing changed, was missed before: the shot disc went off.
+    late = reading(("light", -31, 26), ("light", 0, 26), ("dark", 45, 51), ("dark", 120, 150), ("light", -90, -90),
+                   game="crokinole")
+    observations = inf.settled(late, 5.0, Motion(3.5, 4.0, ditch=((4.6, 1.0),),
+                                                 unchanged=picture_unchanged_at((-90, -90))))
+    assert [(o.type, o.piece) for o in observations] == [("shot", "dark"), ("off_board", "dark")]
+
+
+def test_crokinole_a_shot_disc_gone_off_is_timed_by_the_ditch_even_when_the_hole_stirred_after_it_landed():
+    # As tuning clip 5003 at 34 s: the light shot knocks a dark disc off (the dark ditch counts it not) and lands
+    # in the ditch itself at 34.97 s, which the dark disc's nearest bearing takes; the hole barely stirs at 35.03 s.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="light")
+    inf.settled(reading(("dark", 90, 227), ("dark", 53, 261), game="crokinole"), 0.0,
+                Motion(0.0, None, ditch_discs=ditch_with()))
+    stirred = (PocketActivity(0, 0.01, 35.03),)
+    observations = inf.settled(reading(("dark", 53, 261), game="crokinole"), 35.4,
+                               Motion(33.0, 34.1, stirred, ditch=((34.97, sector_angle(7)),),
+                                      ditch_discs=ditch_with(7)))
+    assert [(o.type, o.piece, o.t_s) for o in observations] == [
+        ("shot", "light", 34.1), ("off_board", "dark", 34.97), ("off_board", "light", 34.97)]
