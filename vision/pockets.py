@@ -38,7 +38,8 @@ MOUTH_SHARE = 0.8  # a pocket's mouth: inside this share of its radius (clear of
 # Mean colour change of the 20-hole's mouth from its empty look (in that look's light) that means something lies in it.
 HOLE_CHANGE = 30
 HOLE_DARK = 60  # an empty 20-hole whose brightest channel is at most this is dark: a dark disc lies in it unseen
-HOLE_STEADY_S = 0.35  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
+HOLE_STEADY_S = 0.2  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
+HOLE_PASS_S = 0.5  # a hole that looked full for less than this before looking empty again had a disc creep across it
 # Arms are watched on the table this far beyond the board's outer edge too: every arm over the board
 # crosses it, and a sleeve on the table is plain to see where skin over a wooden frame is not.
 APPROACH_MM = 100.0
@@ -163,7 +164,8 @@ class HoleWatch:
     Each frame the hole's mouth is compared with the empty hole, in the light of the board
     around it now (the light changes during a match); a hole that goes from
     looking empty to looking full, and stays so for `HOLE_STEADY_S`, took a disc at the
-    start of that stretch. Every such entry since the last `reset` is kept, so a 20 taken
+    start of that stretch, unless it looks empty again within `HOLE_PASS_S` of it (a disc
+    crept across). Every such entry since the last `reset` is kept, so a 20 taken
     out of the hole before the board settles is still seen. A disc lying over the mouth
     (a leaner) also fills it: the reading tells that apart.
 
@@ -210,6 +212,9 @@ class HoleWatch:
             self.holding = self.is_full
             if self.holding:
                 self._entries.append(self._since_s)
+            elif self._entries and self._since_s - self._entries[-1] < HOLE_PASS_S:
+                # Full for less time than a disc ever lies in it: one crept across the mouth.
+                self._entries.pop()
             self._since_s = None
 
     def _light(self, image: np.ndarray) -> np.ndarray:

@@ -51,7 +51,7 @@ def test_a_disc_rolling_over_the_hole_or_an_empty_hole_is_no_entry():
 
 
 def test_a_disc_rolling_slowly_across_the_hole_s_mouth_is_no_entry():
-    # As tuning clip 5001 at 114.4 s: the first shot of a round creeps over the mouth for a quarter second.
+    # As tuning clip 5001 at 114.4 s: a first shot creeps over the mouth for a quarter second, then stops beside it.
     creeping = [frame(disc_at_mm=(x, 0)) for x in np.linspace(-6, 6, round(0.25 * FPS))]
     assert watch_over([frame()] * 5 + creeping + [frame(disc_at_mm=(30, 0))] * 20).entries() == ()
 
