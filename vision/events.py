@@ -289,7 +289,8 @@ class EventInferer:
         # A piece missed at the last reading too was not there then either: its spot unchanged says it is still gone.
         kept = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t in unmatched_tracks])
         unread = [t for t, same in zip(unmatched_tracks, kept)
-                  if same and t.appeared_s is None and t.missed == 0 and not self._on_queen_spot(t)]
+                  if same and t.appeared_s is None and t.missed == 0 and not self._on_queen_spot(t)
+                  and not self._on_outer_line(t)]
         unmatched_tracks = [t for t in unmatched_tracks if t not in unread]
         for track in unread:
             track.unread += 1
@@ -762,6 +763,13 @@ class EventInferer:
             return None
         return Observation(when, "sunk_20", self._take_nearest_centre(hiding, missing).kind, confidence=0.4,
                            needs_review=True)
+
+    def _on_outer_line(self, track: _Track) -> bool:
+        """Crokinole: a disc read touching the outer line, which the rules take off (4a): once not read, it is gone.
+
+        A pale disc lifted off a pale board leaves the picture there as it was: that says nothing.
+        """
+        return self.game == "crokinole" and track.zone == 0
 
     def _on_shooting_line(self, track: _Track) -> bool:
         """Crokinole: whether a disc lies where discs are set down to be shot (on or beyond the shooting line)."""

@@ -692,3 +692,21 @@ def test_crokinole_a_shot_disc_gone_off_is_timed_by_the_ditch_even_when_the_hole
                                       ditch_discs=ditch_with(7)))
     assert [(o.type, o.piece, o.t_s) for o in observations] == [
         ("shot", "light", 34.1), ("off_board", "dark", 34.97), ("off_board", "light", 34.97)]
+
+
+def test_crokinole_a_pale_disc_on_the_outer_line_not_read_again_is_off_though_the_picture_there_did_not_change():
+    # As check clip 5100 at 194.9 s: a light disc left on the outer line is lifted off a cream board, unseen.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    on_line = BoardReading("crokinole", (Piece("light", -307, -53, 15.9, 0.9, zone=0),
+                                         Piece("dark", 100, 0, 15.9, 0.9, zone=10)))
+    inf.settled(on_line, 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+    lifted = BoardReading("crokinole", (Piece("dark", 100, 0, 15.9, 0.9, zone=10),))
+    unchanged = picture_unchanged_at((-307, -53))
+    observations = inf.settled(lifted, 1.3, Motion(0.9, None, ditch_changes=((0.9, sector_angle(13)),),
+                                                    ditch_discs=ditch_with(13), unchanged=unchanged))
+    assert [(o.type, o.piece, o.t_s) for o in observations] == [("off_board", "light", 0.9)]
+    # A disc inside the outer line not read where the picture did not change is still there.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    inf.settled(BoardReading("crokinole", (Piece("light", -200, -53, 15.9, 0.9, zone=5),)), 0.0, None)
+    unchanged = picture_unchanged_at((-200, -53))
+    assert inf.settled(BoardReading("crokinole", ()), 1.3, Motion(0.9, None, unchanged=unchanged)) == []
