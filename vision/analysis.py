@@ -95,15 +95,16 @@ class _Segment:
         """
         return None if t_s is None else self._arm_came_s(t_s) is not None
 
-    def strikes_s(self, *, min_motion: float) -> list[float]:
+    def strikes_s(self, *, min_motion: float, aimed: bool = False) -> list[float]:
         """When each stroke struck: pieces first moved on their own and kept moving, then each such run after a new arm.
 
         A hand's fingers flicker and a piece put down or dropping into a pocket
         changes a frame or two; a strike sets pieces rolling for many frames. Runs
         of frames with free motion are weighed by their total motion: the first strike
-        starts the first run with a good share of the stroke's largest. A run that a
-        hand holds still over the board right after, aiming, before more motion, is the
-        striker being set down: the stroke is struck after the aim.
+        starts the first run with a good share of the stroke's largest. With `aimed`
+        (carrom), a run that a hand holds still over the board right after, aiming,
+        before more motion, is the striker being set down: the stroke is struck after
+        the aim.
 
         The board need not settle between two strokes (pieces still rolling when the next
         player reaches in): a strong run of free motion after an arm came over the board
@@ -112,7 +113,7 @@ class _Segment:
         runs = _runs(self.free_motion, min_motion=min_motion)
         # The hand setting the striker down moves it too: the stroke is struck after the aim.
         aimed_s = None
-        for run in runs:
+        for run in runs if aimed else []:
             if run[2] >= STRIKE_FRAMES:
                 aim_end_s = self._aim_end_s(run[3])
                 if aim_end_s is None:
@@ -399,7 +400,7 @@ class BoardAnalyzer:
             if self._read_frame is not None:
                 unchanged = partial(spots_unchanged, self._read_frame, frame.image, homography=self._homography)
             start_s = segment.start_s if segment.start_s is not None else hole_entries[0]
-            strikes_s = segment.strikes_s(min_motion=MIN_STRIKE_MOTION[self.game])
+            strikes_s = segment.strikes_s(min_motion=MIN_STRIKE_MOTION[self.game], aimed=self.game == "carrom")
             strike_s = strikes_s[0] if strikes_s else None
             motion = Motion(start_s, strike_s, tuple(self._pockets.activity()), hole_entries,
                             self._hole is not None and self._hole.is_full, unchanged,
