@@ -12,7 +12,7 @@ from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import cv2
 import numpy as np
@@ -112,26 +112,31 @@ class _Segment:
         """
         runs = _runs(self.free_motion, min_motion=min_motion)
         # The hand setting the striker down moves it too: the stroke is struck after the aim.
-        aimed_s = None
-        for run in runs if aimed else []:
-            if run[2] >= STRIKE_FRAMES:
-                aim_end_s = self._aim_end_s(run[3])
-                if aim_end_s is None:
-                    break
-                aimed_s = aim_end_s
+        aimed_s = self._last_aim_end_s(runs) if aimed else None
         if aimed_s is not None:
-            runs = [run for run in runs if run[0] > aimed_s]
-        long_runs = [run for run in runs if run[2] >= STRIKE_FRAMES]
+            runs = [run for run in runs if run.start_s > aimed_s]
+        long_runs = [run for run in runs if run.frames >= STRIKE_FRAMES]
         if not long_runs and aimed_s is not None:
             long_runs = runs[:1]  # a soft stroke after the aim, the striker alone barely moving
-        largest = max((total for _, total, _, _ in long_runs), default=0.0)
-        strong = [start for start, total, _, _ in long_runs if total >= STRIKE_SHARE_OF_PEAK * largest]
+        largest = max((run.total for run in long_runs), default=0.0)
+        strong = [run.start_s for run in long_runs if run.total >= STRIKE_SHARE_OF_PEAK * largest]
         strikes = strong[:1]
         for start in strong[1:]:
             arm_s = self._arm_came_s(strikes[-1])
             if arm_s is not None and arm_s < start:
                 strikes.append(start)
         return strikes
+
+    def _last_aim_end_s(self, runs: list[_Run]) -> float | None:
+        """When the last aim ended of those that follow, one each, the long runs from the first on (None: none)."""
+        aimed_s = None
+        for run in runs:
+            if run.frames >= STRIKE_FRAMES:
+                aim_end_s = self._aim_end_s(run.end_s)
+                if aim_end_s is None:
+                    break
+                aimed_s = aim_end_s
+        return aimed_s
 
     def _aim_end_s(self, end_s: float) -> float | None:
         """When a hand held still over the board (occluded) from just after `end_s` for `AIM_S` at least stopped aiming."""
@@ -151,9 +156,8 @@ class _Segment:
         A pale disc on a pale board changes few pixels as it slides: its shot shows as the run of
         free motion, however faint, with the most of it, kept up for a strike's frames.
         """
-        runs = [(start, total) for start, total, frames, _ in _runs(self.free_motion, min_motion=FAINT_MOTION)
-                if frames >= STRIKE_FRAMES]
-        return max(runs, key=lambda run: run[1])[0] if runs else None
+        runs = [run for run in _runs(self.free_motion, min_motion=FAINT_MOTION) if run.frames >= STRIKE_FRAMES]
+        return max(runs, key=lambda run: run.total).start_s if runs else None
 
     def _arm_came_s(self, strike_s: float) -> float | None:
         """When an arm reached over the board anew after `strike_s`: seen again after none was for a while.
@@ -471,18 +475,26 @@ class BoardAnalyzer:
         self._done = AnalysisStep(frame.index, frame.t_s, True, True, reading, tuple(observations), self._homography)
 
 
-def _runs(free_motion: deque[tuple[float, float]], *, min_motion: float) -> list[tuple[float, float, int, float]]:
-    """(start t_s, total share, frames, last t_s) of each run of frames with at least `min_motion` of free motion."""
-    runs: list[tuple[float, float, int, float]] = []
+class _Run(NamedTuple):
+    """A run of frames in a row with free motion."""
+
+    start_s: float
+    total: float  # share of the board moved, summed over the frames
+    frames: int
+    end_s: float
+
+
+def _runs(free_motion: deque[tuple[float, float]], *, min_motion: float) -> list[_Run]:
+    """Each run of frames with at least `min_motion` of free motion."""
+    runs: list[_Run] = []
     in_run = False
     for t_s, share in free_motion:
         if share < min_motion:
             in_run = False
         elif in_run:
-            start, total, frames, _ = runs[-1]
-            runs[-1] = (start, total + share, frames + 1, t_s)
+            runs[-1] = runs[-1]._replace(total=runs[-1].total + share, frames=runs[-1].frames + 1, end_s=t_s)
         else:
-            runs.append((t_s, share, 1, t_s))
+            runs.append(_Run(t_s, share, 1, t_s))
             in_run = True
     return runs
 

@@ -55,6 +55,10 @@ def test_a_still_board_is_checked_not_searched(frame):
     assert locator.calls == 1
 
 
+def _centre_px(location: BoardLocation) -> np.ndarray:
+    return project(location.homography, np.zeros((1, 2)))[0]
+
+
 def test_a_bump_is_noticed_and_the_board_re_found(frame):
     locator = CountingLocator()
     tracker = BoardTracker(locator, settings=TrackerSettings(relocate_every_frames=3))
@@ -64,9 +68,7 @@ def test_a_bump_is_noticed_and_the_board_re_found(frame):
     assert states[0].status in ("moved", "occluded") and not states[0].is_stable
     relocated = [s for s in states if s.status == "relocated"]
     assert relocated, [s.status for s in states]
-    centre_before = project(before.homography, np.zeros((1, 2)))[0]
-    centre_after = project(relocated[0].location.homography, np.zeros((1, 2)))[0]
-    assert centre_after - centre_before == pytest.approx([9.0, -6.0], abs=1.0)
+    assert _centre_px(relocated[0].location) - _centre_px(before) == pytest.approx([9.0, -6.0], abs=1.0)
     assert tracker.update(bumped).status == "tracking"
 
 
@@ -100,10 +102,6 @@ class FirstRefindOff(CountingLocator):
         centre = project(found.homography, np.zeros((1, 2)))[0]
         grow = np.array([[1.04, 0, -0.04 * centre[0]], [0, 1.04, -0.04 * centre[1]], [0, 0, 1]])
         return replace(found, homography=grow @ found.homography)
-
-
-def _centre_px(location: BoardLocation) -> np.ndarray:
-    return project(location.homography, np.zeros((1, 2)))[0]
 
 
 def test_a_board_found_off_where_its_patches_moved_is_searched_again_and_taken_where_it_is(frame):
