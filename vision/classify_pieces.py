@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CrokinoleBoard
-from vision.detect_pieces import PieceDetections
+from vision.piece_detections import PieceDetections
 
 QUEEN_MIN_REDNESS = 18.0
 """Lab a* above neutral or the board's (8-bit units) from which a carrom coin is the red queen."""

@@ -18,7 +18,7 @@ import numpy as np
 
 from calibration.geometry import CrokinoleBoard
 from vision.detect_discs import edge_field, verify_rims
-from vision.detect_pieces import median_colours
+from vision.piece_colours import median_colours
 from vision.homography import rectify
 
 HOLE_PX_PER_MM = 4.0

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.rectify_board import BoardView
+
 FACE_COLOUR_GAP = 30.0
 """Lab distance from a face's median colour beyond which a pixel is not part of the face."""
 
@@ -65,3 +67,34 @@ def face_shading(lab: np.ndarray, centres_px: np.ndarray, *, radius_px: float,
     if solvable.any():
         slopes[solvable] = np.linalg.solve(normal[solvable], rhs[solvable, :, None])[:, :2, 0]
     return slopes
+
+
+SHADING_MATCH = 0.5
+"""Share of the coins' common face shading that a disc on the centre circle shows along the same way, from which
+it is a coin standing in the light (the queen put back) rather than the flat print of the same colour (tuning clips
+5000-5003, settled frames: the queen alone there 0.53 to 1.11, the bare print up to 0.46)."""
+
+MIN_COIN_SHADING = 6.0
+"""Least L change (8-bit Lab) across the coins' faces, centre to rim, for their shading to tell coins from print:
+under an even, diffuse light it does not."""
+
+SHADED_FACE_SHARE = 0.6
+"""Share of a coin's radius over which its face's shading is measured: the middle, clear of the print round it
+where a rim is placed a little off."""
+
+SHADING_MIN_COINS = 2
+"""Least clearly seen coins away from the centre whose faces show the light's way."""
+
+
+def shaded_as_coins(centres_mm: np.ndarray, coins_mm: np.ndarray, lab: np.ndarray, view: BoardView, *,
+                    radius_mm: float) -> np.ndarray:
+    """True for circles whose face the light shades as it shades the faces of the coins at `coins_mm`."""
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    radius_px = SHADED_FACE_SHARE * radius_mm * view.px_per_mm
+    if len(coins_mm) < SHADING_MIN_COINS or len(c) == 0:
+        return np.zeros(len(c), bool)
+    common = np.median(face_shading(lab, view.to_px(coins_mm), radius_px=radius_px), axis=0)
+    strength = float(np.hypot(*common))
+    if strength < MIN_COIN_SHADING:
+        return np.zeros(len(c), bool)
+    return face_shading(lab, view.to_px(c), radius_px=radius_px) @ common / strength ** 2 >= SHADING_MATCH

@@ -6,12 +6,14 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CrokinoleBoard
+from vision.carrom_print import BOARD_FACE_MIN_SUPPORT, printed_discs_mm
 from vision.classify_pieces import Classes, classify_pieces
 from vision.detect_hole import disc_in_hole
 from vision.detect_occluders import covered, find_covers, in_cover_box
-from vision.detect_pieces import (BOARD_FACE_MATCH, BOARD_FACE_MIN_SUPPORT, POCKET_MOUTH_SLACK_MM, board_face_gap,
-                                  detect_pieces, on_surface, piece_sizes, printed_discs_mm)
+from vision.detect_pieces import POCKET_MOUTH_SLACK_MM, detect_pieces, on_surface
 from vision.frames import validate_image
+from vision.piece_colours import BOARD_FACE_MATCH, board_face_gap
+from vision.piece_detections import piece_sizes
 from vision.pieces import BoardReading, Piece
 from vision.rectify_board import DEFAULT_PX_PER_MM, board_view
 from vision.rectify_parallax import camera_above

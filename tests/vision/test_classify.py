@@ -7,7 +7,7 @@ import pytest
 
 from calibration.geometry import load_board
 from vision.classify_pieces import classify_pieces, split_in_two
-from vision.detect_pieces import PieceDetections
+from vision.piece_detections import PieceDetections
 
 WOOD = (150.0, 135.0, 160.0)
 

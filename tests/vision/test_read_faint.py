@@ -14,7 +14,7 @@ from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.scene import PieceState, SceneFrame
 from tests.vision.board_places import beside_pocket_mouths
-from vision.detect_pieces import arrow_ends_mm, clear_of_print, printed_discs_mm
+from vision.carrom_print import arrow_ends_mm, clear_of_print, printed_discs_mm
 from vision.pieces_read import read_pieces
 
 RESOLUTION = (1280, 720)

@@ -15,7 +15,7 @@ import pytest
 from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.scene import PieceState, SceneFrame
-from vision.detect_pieces import printed_faint_region
+from vision.carrom_print import printed_faint_region
 from vision.pieces_read import read_pieces
 
 RESOLUTION = (1280, 720)

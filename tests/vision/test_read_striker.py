@@ -9,7 +9,8 @@ import pytest
 from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.scene import PieceState, SceneFrame
-from vision.detect_pieces import detect_pieces, printed_discs_mm
+from vision.carrom_print import printed_discs_mm
+from vision.detect_pieces import detect_pieces
 from vision.pieces_read import read_pieces
 from vision.rectify_board import BoardView, surface_half_extent_mm
 

@@ -1,0 +1,387 @@
+"""Carrom's print: where the board draws coin-sized figures, and how a circle found there is told from a coin.
+
+The board prints filled base circles, base lines a coin's width apart, the centre
+figure, and corner arrows ending in open arcs. Each can raise a coin-sized rim of
+its own. A circle over the print is the print where it looks like the print does
+elsewhere on the same board: the eight base circles measured at once, the board's
+symmetric places, the flat face under a light that shades the coins.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from calibration.geometry import BoardModel, CarromBoard
+from vision.detect_discs import EdgeField, rim_edges
+from vision.face_shading import shaded_as_coins
+from vision.piece_colours import BOARD_FACE_MATCH, board_face_gap, face_spread, median_colours
+from vision.piece_detections import PieceDetections, PieceSize
+from vision.print_symmetry import symmetry_gap
+from vision.rectify_board import BoardView
+
+PRINT_COLOUR_MATCH = 14.0
+"""Lab distance (8-bit Lab units) under which a disc on the printed centre circle is taken to be the print."""
+
+BASE_COLOUR_MATCH = 20.0
+"""The same for a disc on a base circle, against the median of all eight (coins centred on one measured 23 and up);
+the most it is allowed, where the prints themselves differ (`PRINT_SPREAD_FACTOR`)."""
+
+PRINT_RATIO_MATCH = 0.7
+"""Distance between log colour ratios (face over the board around it, per BGR channel) under which a disc
+on a base circle is taken to be the print: a shadow or vignette scales both alike and leaves the ratio."""
+
+PRINT_SPREAD_FACTOR = 4.0
+"""For a striker-sized circle on a base circle, the matches shrink to this many times the eight prints' median
+distance from their own median, between the floors below and the matches above: prints that look alike in a view
+leave less room."""
+
+MIN_BASE_COLOUR_MATCH = 15.0
+"""Floor of the striker-sized base-circle colour match (Lab)."""
+
+MIN_PRINT_RATIO_MATCH = 0.5
+"""Floor of the striker-sized base-circle ratio match."""
+
+MAX_BASE_COLOUR_MATCH = 25.0
+"""Most the coin-sized base-circle colour match widens to where the prints differ among themselves (uneven
+light on a webcam frame: the prints' median distance 7, one print 20.6 off)."""
+
+MAX_PRINT_RATIO_MATCH = 0.9
+"""Most the coin-sized base-circle ratio match widens to."""
+
+DISPLACED_PRINT_REACH = 1.9
+"""How far from a model base circle, in its radii, a print displaced by a board located a few millimetres off
+may be seen (webcam frames: 26 to 29 mm); short of a coin touching the print (two radii)."""
+
+DISPLACED_PRINT_RATIO_MATCH = 0.3
+"""Ratio match of a print seen away from the model's place (with the colour within `PRINT_COLOUR_MATCH`)."""
+
+BARE_BOARD_MATCH = 12.0
+"""Lab distance under which a face between the base lines is the bare board seen beyond them."""
+
+ENGRAVING_SPREAD = 4.0
+"""Lab spread over a face, beyond that of the free base circles in the same view, from which a disc on the
+centre circle is a coin (the queen, engraved and shaded) rather than the print of the same colour."""
+
+MAX_PRINT_FIGURE_SPREAD = 35.0
+"""Upper-quartile Lab spread of a face over which a disc inside the centre figure is the figure's print
+(star points of several colours), not a piece: a coin's face is one colour and its engraving."""
+
+BASE_LINE_END_SUPPORT = 0.6
+"""Least rim support, over the parts of the rim not facing the lines, of a disc sitting between two base
+lines: the lines alone draw two sides of a coin-sized circle."""
+
+BOARD_FACE_MIN_SUPPORT = 0.92
+"""Least rim support of a lone carrom disc, on a printed figure, whose face is the board's colour: a coin
+as light as a birch board shows its whole rim (its edge and shadow), a circle made of printed arcs (the
+arrows' open arcs, the centre circles) around bare board only part of it (arcs seen at 0.74 to 0.90,
+lone light coins on birch at 0.94 and up: a narrow margin)."""
+
+PRINT_SYMMETRY_MATCH = 10.0
+"""Median Lab distance (`vision.print_symmetry.symmetry_gap`) under which a circle of the board's colour by the arrows'
+arcs or in the centre figure looks like the same place under one of the board's symmetries: the print (tuning clips
+5000-5003, settled frames every 4 s: circles drawn by the print 1.9 to 10, most under 4; light coins on the centre
+figure 9.4 and up, most 12 and up)."""
+
+FULL_RIM_SUPPORT = 0.95
+"""Rim support from which a clear rim is a whole circle: no printed arc (open, at most 0.90) draws one."""
+
+ARROW_ARC_RADIUS_SHARE = 0.12
+"""Radius of the open arc that ends each corner arrow, as a share of the arrow's length (the simulator draws it
+so; the webcam board's arcs measure alike)."""
+
+ARC_LOCATION_SLACK_MM = 12.0
+"""Added to a faint rim's clearance from an arrow's arc: a real board located a little off puts its arcs some
+millimetres from the model's places (webcam frames: faint rims traced along an arc 51 to 59 mm from its centre)."""
+
+FIGURE_FAINT_MIN_OFFSET_MM = 6.0
+"""Least distance of a faint rim on the centre figure from the board's centre: nearer, its symmetric places are
+itself."""
+
+PRINTED_FAINT_MAX_FACE_SPREAD = 30.0
+"""Most upper-quartile Lab spread over the face of a faint rim on print: a coin's face is one colour and its
+engraving (coins on print up to 22), lettering between the base lines and the star's points are not (36 and up)."""
+
+PRINT_CLEARANCE_MM = 3.0
+"""Least gap between a faint rim and any printed figure (`clear_of_print`): the print's line width and blur."""
+
+
+def printed_discs_mm(board: BoardModel) -> np.ndarray:
+    """Centres (n, 2) of filled printed circles of about a piece's size (carrom base and centre circles)."""
+    if not isinstance(board, CarromBoard):
+        return np.zeros((0, 2))
+    along = board.base_line_length_mm / 2 - board.base_circle_diameter_mm / 2
+    across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+    points = [(0.0, 0.0)]
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            points += [(sx * along, sy * across), (sx * across, sy * along)]
+    return np.array(points)
+
+
+def arrow_ends_mm(board: CarromBoard) -> np.ndarray:
+    """Centres (4, 2) of the open arcs that end the four corner arrows (on the diagonals)."""
+    inset = board.half_side_mm - (board.arrow_start_from_corner_mm + board.arrow_length_mm) / math.sqrt(2)
+    return np.array([(sx * inset, sy * inset) for sx in (-1, 1) for sy in (-1, 1)])
+
+
+def _segment_distance(points: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Distance of each point (n, 2) from the segment start-end."""
+    d = end - start
+    t = np.clip(((points - start) @ d) / float(d @ d), 0.0, 1.0)
+    return np.hypot(*(points - (start + t[:, None] * d)).T)
+
+
+def clear_of_print(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float) -> np.ndarray:
+    """True for circles of `radius_mm` that touch none of the board's printed figures, its frame or its pockets
+    (carrom; others: all true).
+
+    Carrom prints base lines, base circles, the centre figure and the corner arrows
+    with their open arcs: each draws part of a coin-sized rim, which a faint rim
+    elsewhere on the board cannot borrow.
+    """
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    clear = np.ones(len(c), bool)
+    if not isinstance(board, CarromBoard) or len(c) == 0:
+        return clear
+    reach = radius_mm + PRINT_CLEARANCE_MM
+    # The frame's edge and the pocket mouths draw arcs too.
+    clear &= np.abs(c).max(axis=1) < board.half_side_mm - reach
+    pockets = np.asarray(board.pocket_centres_mm(), np.float64)
+    clear &= np.hypot(c[:, None, 0] - pockets[None, :, 0], c[:, None, 1] - pockets[None, :, 1]).min(axis=1) > (
+        board.pocket_diameter_mm / 2 + reach)
+    half_length = board.base_line_length_mm / 2
+    for offset in (-board.base_line_gap_mm / 2, board.base_line_gap_mm / 2):
+        across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2 + offset
+        for side in (-1, 1):
+            for start, end in (((-half_length, side * across), (half_length, side * across)),
+                               ((side * across, -half_length), (side * across, half_length))):
+                clear &= _segment_distance(c, np.array(start), np.array(end)) > reach
+    bases = printed_discs_mm(board)[1:]
+    clear &= np.hypot(c[:, None, 0] - bases[None, :, 0], c[:, None, 1] - bases[None, :, 1]).min(axis=1) > (
+        board.base_circle_diameter_mm / 2 + reach)
+    clear &= np.hypot(c[:, 0], c[:, 1]) > board.outer_circle_diameter_mm / 2 + reach
+    corner = board.half_side_mm - board.arrow_start_from_corner_mm / math.sqrt(2)
+    tip = board.half_side_mm - (board.arrow_start_from_corner_mm + board.arrow_length_mm) / math.sqrt(2)
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            clear &= _segment_distance(c, np.array([sx * corner, sy * corner]), np.array([sx * tip, sy * tip])) > reach
+    ends = arrow_ends_mm(board)
+    clear &= np.hypot(c[:, None, 0] - ends[None, :, 0], c[:, None, 1] - ends[None, :, 1]).min(axis=1) > (
+        ARROW_ARC_RADIUS_SHARE * board.arrow_length_mm + reach + ARC_LOCATION_SLACK_MM)
+    return clear
+
+
+def printed_faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float) -> np.ndarray:
+    """True for circles of `radius_mm` over carrom's printed lines, arcs, centre figure, frame edge or pocket mouths,
+    clear of the base circles and the figure's very middle (others: all false).
+
+    There a faint rim may be a piece if it is whole (`PRINTED_FAINT_RIMS`). The base circles are left out: their
+    filled circles raise several faint, whole-looking rims per view for every coin lying on them, too many to verify
+    within a read's time. On the centre figure, a faint rim must also look like none of the board's symmetric places
+    (`vision.detect_pieces`), except at its very middle, which is its own image.
+    """
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    if not isinstance(board, CarromBoard):
+        return np.zeros(len(c), bool)
+    # Kept a coin's reach from them whatever the size looked for: a striker set on the base line beside a base
+    # circle lies within its own.
+    reach = board.coin_diameter_mm / 2 + PRINT_CLEARANCE_MM
+    bases = printed_discs_mm(board)[1:]
+    clear = np.hypot(c[:, None, 0] - bases[None, :, 0], c[:, None, 1] - bases[None, :, 1]).min(axis=1) > (
+        board.base_circle_diameter_mm / 2 + reach)
+    clear &= np.hypot(c[:, 0], c[:, 1]) > FIGURE_FAINT_MIN_OFFSET_MM
+    return clear & ~clear_of_print(c, board, radius_mm=radius_mm)
+
+
+def printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: CarromBoard,
+                    by_other_print: bool = False) -> np.ndarray:
+    """True for circles drawn by printed outlines around bare board: the arrows' arcs, the centre circles.
+
+    Such a circle's face is the board's own colour. The print looks alike at the
+    board's symmetric places, a coin at one place only (`symmetry_gap`). Where no
+    symmetric place is free to compare with, only part of the print circle's rim
+    is drawn: a light coin on a light board matches the board too, but it shows
+    its whole rim, or lies among coins whose rims draw part of its own; so the
+    test is then kept to lone circles where the print has arcs of a coin's size.
+
+    With `by_other_print`, clear circles of the board's colour by the base circles and the arrows' lines are judged
+    by the symmetric places too.
+    """
+    if len(found) == 0:
+        return np.zeros(0, bool)
+    c = found.centres_mm
+    coin_mm = board.coin_diameter_mm
+    ends = arrow_ends_mm(board)
+    to_arrow = np.hypot(c[:, None, 0] - ends[None, :, 0], c[:, None, 1] - ends[None, :, 1]).min(axis=1)
+    # Touching the arc: its radius from its centre, plus a coin's and the line's width.
+    near_arrow = to_arrow < ARROW_ARC_RADIUS_SHARE * board.arrow_length_mm + coin_mm / 2 + PRINT_CLEARANCE_MM
+    in_figure = np.hypot(c[:, 0], c[:, 1]) < board.outer_circle_diameter_mm / 2 + coin_mm / 2
+    between = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
+    touching = (between > 0) & (between < found.radii_mm[:, None] + found.radii_mm[None, :] + 4.0)
+    lone = touching.sum(axis=1) < 2
+    bare = board_face_gap(lab, view, found.colour_lab, board=board) < BOARD_FACE_MATCH
+    drawn = bare & (near_arrow | in_figure)
+    outline = drawn & lone & (found.support < BOARD_FACE_MIN_SUPPORT)
+    # Where the board's symmetric places are free to compare with, they decide: the print looks alike at them, a coin
+    # lies at one place only. So too by the base circles and the arrows' lines, where a face the light shades as it
+    # shades the coins' is a coin's whatever the print around it; not over the base lines nor by the frame, where
+    # coins under dim light look much like the bare places.
+    beside_lines = (base_line_bands(c, board) >= 0) | (np.abs(c).max(axis=1) > board.half_side_mm - coin_mm)
+    by_print = bare & ~drawn & ~clear_of_print(c, board, radius_mm=coin_mm / 2) & ~beside_lines & by_other_print
+    looked = np.nonzero(drawn | by_print)[0]
+    gaps = symmetry_gap(lab, view.to_px(c[looked]), radius_px=coin_mm / 2 * view.px_per_mm,
+                        occupied_px=view.to_px(c))
+    compared, alike = np.zeros(len(found), bool), np.zeros(len(found), bool)
+    compared[looked], alike[looked] = np.isfinite(gaps), gaps < PRINT_SYMMETRY_MATCH
+    outline = np.where(compared & drawn, alike, outline)
+    judged = alike & by_print
+    if judged.any():
+        coins = clear_coins(found.filter(~outline & ~judged))
+        outline[judged] = ~shaded_as_coins(c[judged], coins, lab, view, radius_mm=coin_mm / 2)
+    return outline
+
+
+def coin_on_print(candidates: PieceDetections, colour: np.ndarray, surround: np.ndarray, found: PieceDetections,
+                  lab: np.ndarray, view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel, *,
+                  edges: EdgeField) -> np.ndarray:
+    """True for faint carrom rims over the print that are coins: a face of one colour, not the print itself
+    (`printed_mask`, `printed_outline`)."""
+    s = view.px_per_mm
+    c = candidates.centres_mm
+    looked = PieceDetections(c, candidates.radii_mm, candidates.size, candidates.support, colour, surround)
+    face_even = face_spread(lab, view.to_px(c), colour, radius_px=0.6 * sizes[0].radius_mm * s) <= (
+        PRINTED_FAINT_MAX_FACE_SPREAD)
+    joined = found.join(looked)
+    printed = printed_mask(joined, lab, view, board=board, edges=edges, sizes=sizes)[len(found):]
+    outline = printed_outline(joined, lab, view, board=board)[len(found):]
+    return face_even & ~printed & ~outline
+
+
+def clear_coins(found: PieceDetections) -> np.ndarray:
+    """Centres (n, 2) of the coin-sized detections whose rims are whole."""
+    return found.centres_mm[(found.size == 0) & (found.support >= FULL_RIM_SUPPORT)]
+
+
+def _log_ratios(image_bgr: np.ndarray, centres_px: np.ndarray, *, radius_px: float) -> np.ndarray:
+    """Per circle, log of the face's median BGR over the board's just around it (n, 3)."""
+    # Offset so that black stays finite.
+    face = median_colours(image_bgr, centres_px, inner_px=0.0, outer_px=0.6 * radius_px) + 4.0
+    around = median_colours(image_bgr, centres_px, inner_px=1.3 * radius_px, outer_px=1.6 * radius_px) + 4.0
+    return np.log(face / around)
+
+
+def _lab_gap(colour_lab: np.ndarray, reference_lab: np.ndarray) -> np.ndarray:
+    """Lab distance of each colour (n, 3) from a reference, lightness counting half (light falls unevenly)."""
+    return np.linalg.norm((colour_lab - reference_lab) * np.array([0.5, 1.0, 1.0]), axis=1)
+
+
+def base_line_bands(centres_mm: np.ndarray, board: CarromBoard) -> np.ndarray:
+    """Per centre, the axis (0: x, 1: y) of the pair of base lines it sits between, or -1.
+
+    Only the stretch between the two base circles counts: a coin-sized circle
+    there touches both lines.
+    """
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+    along = board.base_line_length_mm / 2 - board.base_circle_diameter_mm / 2
+    axis = np.full(len(c), -1)
+    for lines_along in (0, 1):
+        between = (np.abs(np.abs(c[:, 1 - lines_along]) - across) < 0.15 * board.base_line_gap_mm) & (
+            np.abs(c[:, lines_along]) < along)
+        axis[between] = lines_along
+    return axis
+
+
+def printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: BoardModel,
+                 edges: EdgeField, sizes: tuple[PieceSize, ...]) -> np.ndarray:
+    """True for detections that are the board's own print rather than pieces lying on it.
+
+    Carrom prints coin-sized figures at known places: filled base circles (told
+    from a coin on them by their colour against the board around, measured on all
+    eight at once, most of which are free), the centre circle and the figure
+    around it (several colours inside one circle), and base lines a coin's width
+    apart (a circle between them has its rim drawn by the lines only on two sides).
+    """
+    if not isinstance(board, CarromBoard) or len(found) == 0:
+        return np.zeros(len(found), bool)
+    s = view.px_per_mm
+    radius = board.base_circle_diameter_mm / 2
+    prints_mm = printed_discs_mm(board)
+    bases_mm = prints_mm[1:]
+    gaps = np.hypot(bases_mm[:, None, 0] - found.centres_mm[None, :, 0],
+                    bases_mm[:, None, 1] - found.centres_mm[None, :, 1])
+    # Boards place their base circles a few millimetres differently from the model: a detection on one says where.
+    nearest = np.argmin(gaps, axis=1)
+    seen_at = np.where((gaps[np.arange(len(bases_mm)), nearest] < 0.8 * radius)[:, None],
+                       found.centres_mm[nearest], bases_mm)
+    seen_px = view.to_px(seen_at)
+    print_ratios = _log_ratios(view.image, seen_px, radius_px=radius * s)
+    reference_ratio = np.median(print_ratios, axis=0)
+    print_lab = median_colours(lab, seen_px, inner_px=0, outer_px=0.6 * radius * s)
+    reference_lab = np.median(print_lab, axis=0)
+    # How alike the eight prints look in this view sets how near a disc on one must be to count as the print.
+    # A striker-sized circle there is the print's outer ring, its face the print alone, or the striker: alike
+    # prints narrow its matches (a pale striker on a yellow base circle stands 15 to 19 Lab units off, where the
+    # prints lie within 2 of each other). A coin-sized circle's surround takes in its neighbours: its matches only
+    # widen, where uneven light makes the prints themselves differ.
+    large = found.size == 1
+    colour_spread = PRINT_SPREAD_FACTOR * np.median(_lab_gap(print_lab, reference_lab))
+    ratio_spread = PRINT_SPREAD_FACTOR * np.median(np.linalg.norm(print_ratios - reference_ratio, axis=1))
+    colour_match = np.where(large, np.clip(colour_spread, MIN_BASE_COLOUR_MATCH, BASE_COLOUR_MATCH),
+                            np.clip(colour_spread, BASE_COLOUR_MATCH, MAX_BASE_COLOUR_MATCH))
+    ratio_match = np.where(large, np.clip(ratio_spread, MIN_PRINT_RATIO_MATCH, PRINT_RATIO_MATCH),
+                           np.clip(ratio_spread, PRINT_RATIO_MATCH, MAX_PRINT_RATIO_MATCH))
+    # A flat print's face varies only by the image's noise; an engraved, shaded coin's face more.
+    print_spread = float(np.median(face_spread(lab, seen_px, print_lab, radius_px=0.6 * radius * s)))
+    centres_px = view.to_px(found.centres_mm)
+    spread = face_spread(lab, centres_px, found.colour_lab, radius_px=0.6 * sizes[0].radius_mm * s)
+    ratios = _log_ratios(view.image, centres_px, radius_px=radius * s)
+    colour_gap = _lab_gap(found.colour_lab, reference_lab)
+    looks_printed = colour_gap < PRINT_COLOUR_MATCH
+    on_base = gaps.min(axis=0) < 0.8 * radius
+    ratio_gap = np.linalg.norm(ratios - reference_ratio, axis=1)
+    base_print = on_base & ((colour_gap < colour_match) | (ratio_gap < ratio_match))
+    # A board located a little off puts its prints up to a print's width from the model's places: one seen there
+    # is the print only if it matches it closely in both ways.
+    near_base = gaps.min(axis=0) < DISPLACED_PRINT_REACH * radius
+    base_print |= near_base & (colour_gap < PRINT_COLOUR_MATCH) & (ratio_gap < DISPLACED_PRINT_RATIO_MATCH)
+    # A lamp's light falls off across the board and shades the eight prints apart, but leaves them alike in
+    # pattern: a circle there that looks like its symmetric places, each one's own colour taken out, is the print.
+    unsure = np.nonzero(on_base & ~base_print)[0]
+    if len(unsure):
+        symmetric = symmetry_gap(lab, centres_px[unsure], radius_px=radius * s,
+                                 occupied_px=centres_px[~base_print]) < PRINT_SYMMETRY_MATCH
+        base_print[unsure] = symmetric
+    at_centre = np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) < 0.8 * radius
+    # The queen set on the centre circle in the break formation: a piece with coins all round it.
+    between = np.hypot(found.centres_mm[:, None, 0] - found.centres_mm[None, :, 0],
+                       found.centres_mm[:, None, 1] - found.centres_mm[None, :, 1])
+    surrounded = ((between > 0) & (between < 2 * radius + 4.0)).sum(axis=1) >= 6
+    engraved = spread > print_spread + ENGRAVING_SPREAD
+    centre_print = at_centre & looks_printed & ~surrounded & ~engraved
+    in_figure = np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) < board.outer_circle_diameter_mm / 2
+    figure_print = in_figure & (spread > MAX_PRINT_FIGURE_SPREAD)
+    band = base_line_bands(found.centres_mm, board)
+    line_print = np.zeros(len(found), bool)
+    coins_between = np.nonzero((band >= 0) & (found.size == 0))[0]
+    if len(coins_between):
+        seen, angles = rim_edges(edges, centres_px[coins_between], radius_px=sizes[0].radius_mm * s)
+        beyond_mm = board.base_line_gap_mm / 2 + 6.0
+        for row, i in enumerate(coins_between):
+            # Lines along board x run along view columns; the rim facing them is where the ray is across them.
+            along_ray = np.abs(np.cos(angles)) if band[i] == 0 else np.abs(np.sin(angles))
+            ends = along_ray > np.cos(np.radians(50))
+            across = np.eye(2)[1 - band[i]] * beyond_mm
+            outside = median_colours(lab, view.to_px(found.centres_mm[i] + np.array([across, -across])),
+                                     inner_px=0, outer_px=4.0 * s)
+            # Neighbours may draw the ends of the rim too; a face that is the bare board beyond the lines is no coin.
+            bare = np.min(np.linalg.norm(outside - found.colour_lab[i], axis=1)) < BARE_BOARD_MATCH
+            line_print[i] = seen[row][ends].mean() < BASE_LINE_END_SUPPORT or (bare and not engraved[i])
+    if centre_print.any():
+        # The queen put back on the centre circle: the light shades it as it shades the coins lying elsewhere.
+        coins = clear_coins(found.filter(~(at_centre | base_print | figure_print | line_print)))
+        centre_print[centre_print] = ~shaded_as_coins(found.centres_mm[centre_print], coins, lab, view,
+                                                        radius_mm=sizes[0].radius_mm)
+    return base_print | centre_print | figure_print | line_print
