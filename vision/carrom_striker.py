@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard
@@ -16,20 +18,30 @@ SHRUNK_RADIUS_ERROR = FaintRims().max_radius_error
 rim's may."""
 
 
+class CoinRims(NamedTuple):
+    """The coin-sized rim inside each piece (`coin_rims_inside`): support (n,), centre (n, 2) and radius (n,), view
+    px."""
+
+    support: np.ndarray
+    centres_px: np.ndarray
+    radii_px: np.ndarray
+
+
 def striker_decided(found: PieceDetections, edges: EdgeField, lab: np.ndarray, view: BoardView,
-                    sizes: tuple[PieceSize, ...], board: BoardModel, *,
-                    unseen_px: np.ndarray | None) -> PieceDetections:
+                    sizes: tuple[PieceSize, ...], board: BoardModel, *, unseen_px: np.ndarray | None,
+                    measured: CoinRims | None = None) -> PieceDetections:
     """Carrom's striker decided again over all the pieces found (`vision.striker_rim`).
 
     A black coin or the queen grown by its shadow to a striker's size is a coin, where its own rim is. A coin-sized
     circle that is a striker's inner ring becomes the striker, measured on its own rim, where no striker is left, or
-    where the one left was a faint rim or looks like a white coin (which then is one).
+    where the one left was a faint rim or looks like a white coin (which then is one). `measured` holds the coin rims
+    inside the first pieces, where they were fitted before (`coin_rims_inside`).
     """
     s = view.px_per_mm
     coin, striker = sizes[0].radius_mm, sizes[1].radius_mm
     size, radii, centres = found.size.copy(), found.radii_mm.copy(), found.centres_mm.copy()
     inner_support, inner_centres, inner_radii = coin_rims_inside(found, edges, view, coin_radius_mm=coin,
-                                                                 unseen_px=unseen_px)
+                                                                 unseen_px=unseen_px, measured=measured)
     to_coins = coins_grown(found.colour_lab, size, inner_support)
     coins = np.nonzero((size == 0) & ~to_coins)[0]
     rim = striker_among_coins(edges, view.to_px(centres[coins]), found.colour_lab[coins], coin_radius_px=coin * s,
@@ -52,9 +64,9 @@ def striker_decided(found: PieceDetections, edges: EdgeField, lab: np.ndarray, v
 
 
 def coin_rims_inside(found: PieceDetections, edges: EdgeField, view: BoardView, *, coin_radius_mm: float,
-                     unseen_px: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The coin-sized rim inside each striker-sized piece (none inside the others): its support (n,), centre (n, 2)
-    and radius (n,) in view px, where the others keep their own centre and a coin's radius.
+                     unseen_px: np.ndarray | None, measured: CoinRims | None = None) -> CoinRims:
+    """The coin-sized rim inside each striker-sized piece (none inside the others), where the others keep their own
+    centre and a coin's radius. Those of the first pieces are taken from `measured` where given, not fitted again.
 
     The rim is fitted until it settles on the coin's own: a circle grown by a shadow is centred up to a third of a
     coin's radius off it.
@@ -63,18 +75,21 @@ def coin_rims_inside(found: PieceDetections, edges: EdgeField, view: BoardView, 
     large = found.size == 1
     support, radii_px, centres_px = np.zeros(len(found)), np.full(len(found), coin_radius_mm * s), view.to_px(
         found.centres_mm)
+    if measured is not None:
+        known = len(measured.support)
+        support[:known], centres_px[:known], radii_px[:known] = measured
+        large[:known] = False
     if large.any():
         inner = verify_rims(edges, centres_px[large], radius_px=coin_radius_mm * s, unseen_px=unseen_px, iterations=4)
         support[large], radii_px[large], centres_px[large] = inner.support, inner.radii_px, inner.centres_px
-    return support, centres_px, radii_px
+    return CoinRims(support, centres_px, radii_px)
 
 
-def large_piece_among(found: PieceDetections, edges: EdgeField, view: BoardView, sizes: tuple[PieceSize, ...],
-                      board: BoardModel, *, unseen_px: np.ndarray | None) -> bool:
+def large_piece_among(found: PieceDetections, board: BoardModel, *, inner: CoinRims | None) -> bool:
     """Whether the one large piece of the game (striker, shooter) was found, which leaves no room for another: on
-    carrom, not a black coin or the queen grown by its shadow (`coins_grown`), which `striker_decided` shrinks."""
+    carrom, not a black coin or the queen grown by its shadow (`coins_grown`, judged on the coin rims `inner`), which
+    `striker_decided` shrinks."""
     large = found.size == 1
     if not large.any() or not isinstance(board, CarromBoard):
         return bool(large.any())
-    support, _, _ = coin_rims_inside(found, edges, view, coin_radius_mm=sizes[0].radius_mm, unseen_px=unseen_px)
-    return bool((large & ~coins_grown(found.colour_lab, found.size, support)).any())
+    return bool((large & ~coins_grown(found.colour_lab, found.size, inner.support)).any())

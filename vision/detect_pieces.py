@@ -20,7 +20,7 @@ from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, Crokino
 from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYMMETRY_MATCH, clear_coins,
                                  clear_of_print, coin_on_print, printed_discs_mm, printed_faint_region, printed_mask,
                                  printed_outline)
-from vision.carrom_striker import large_piece_among, striker_decided
+from vision.carrom_striker import CoinRims, coin_rims_inside, large_piece_among, striker_decided
 from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, longest_arc,
                                  rim_edges, rim_radius, verify_rims)
 from vision.face_shading import shaded_as_coins
@@ -285,11 +285,15 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
                                               board=board)
     clear = filled & ~faint_arr
     found = _clear_pieces(candidates.filter(clear), score_arr[clear], edges, lab, view, sizes, board)
+    # Fitted once, for the two questions asked of the clear pieces' coin rims: is there room for a faint striker, and
+    # which piece is the striker.
+    inner = (coin_rims_inside(found, edges, view, coin_radius_mm=sizes[0].radius_mm, unseen_px=mouths_px)
+             if isinstance(board, CarromBoard) else None)
     # A faint rim only fills a gap the clear ones left: it never displaces one.
     weak = filled & faint_arr
     found = found.join(_faint_pieces(candidates.filter(weak), score_arr[weak], found, lab, view, sizes, board,
                                      on_print=on_print_arr[weak], partial=partial_arr[weak], edges=edges,
-                                     unseen_px=mouths_px))
+                                     inner=inner))
     if isinstance(board, CouronneBoard):
         found = _shooter_among_all(found)
     # Measured on carrom coins (a couronne ring's face is its band; crokinole's 20-hole is a disc's size).
@@ -300,7 +304,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
             break
         found, looked_at = found.join(more), len(found)
     if isinstance(board, CarromBoard):
-        found = striker_decided(found, edges, lab, view, sizes, board, unseen_px=mouths_px)
+        found = striker_decided(found, edges, lab, view, sizes, board, unseen_px=mouths_px, measured=inner)
     return found.filter(np.argsort(-found.support, kind="stable"))
 
 
@@ -451,8 +455,9 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
 
 def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: PieceDetections, lab: np.ndarray,
                   view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel, *, on_print: np.ndarray,
-                  partial: np.ndarray, edges: EdgeField, unseen_px: np.ndarray | None) -> PieceDetections:
-    """Pieces among faint rims: on even board, clear of the pieces found, and a large one only where none was found.
+                  partial: np.ndarray, edges: EdgeField, inner: CoinRims | None) -> PieceDetections:
+    """Pieces among faint rims: on even board, clear of the pieces found, and a large one only where none was found
+    (`large_piece_among`, told by the coin rims `inner` in the found ones).
 
     `on_print` marks carrom rims over the board's print (`PRINTED_FAINT_RIMS`): judged by their face and as the
     print itself is, not by the board around them, which the print makes busy. `partial` marks carrom rims seen in
@@ -462,7 +467,7 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     allowed_mm = 0.3 * sizes[0].radius_mm
     if len(found):
         free = _clear_of(candidates.centres_mm, found, candidates.radii_mm - allowed_mm)
-        if large_piece_among(found, edges, view, sizes, board, unseen_px=unseen_px):
+        if large_piece_among(found, board, inner=inner):
             free &= candidates.size == 0
         candidates, score_arr, on_print, partial = (candidates.filter(free), score_arr[free], on_print[free],
                                                     partial[free])
