@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -18,12 +19,17 @@ BOARD_FACE_MATCH = 12.0
 """Lab distance (lightness counting half) under which a carrom disc's face is the bare board's own colour."""
 
 
+@functools.lru_cache(maxsize=64)
 def _disc_offsets(inner: float, outer: float, step: float = 1.0) -> np.ndarray:
+    """Offsets (k, 2) of a grid of `step` within the annulus inner..outer, read-only: kept for the next read, which
+    asks for the same sizes."""
     r = math.ceil(outer)
     ys, xs = np.mgrid[-r:r + 1:step, -r:r + 1:step]
     d = np.hypot(xs, ys)
     keep = (d >= inner) & (d <= outer)
-    return np.column_stack([xs[keep], ys[keep]])
+    offsets = np.column_stack([xs[keep], ys[keep]])
+    offsets.setflags(write=False)
+    return offsets
 
 
 def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, outer_px: float,
