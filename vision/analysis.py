@@ -411,7 +411,8 @@ class BoardAnalyzer:
                             self._ditch.landings() if self._ditch is not None else (), ditch_discs,
                             self._ditch.changes() if self._ditch is not None else (), self._hole_hides(),
                             segment.hand_came_after(strikes_s[-1] if strikes_s else None), tuple(strikes_s[1:]),
-                            segment.faint_strike_s() if self.game == "crokinole" and not strikes_s else None)
+                            segment.faint_strike_s() if self.game == "crokinole" and not strikes_s else None,
+                            self._hole.brighter() if self._hole is not None else ())
         self._segment = _Segment()
         self._pockets.reset()
         for watch in (self._ditch, self._hole):

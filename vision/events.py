@@ -111,6 +111,8 @@ class Motion:
     hand_after_strike: bool | None = None  # an arm reached over the board anew after the last strike (None: not known)
     later_strikes: tuple[float, ...] = ()  # carrom, couronne: strokes struck after the first before the board settled
     faint_strike_s: float | None = None  # crokinole, no strike seen: when the faintest free motion says a shot struck
+    # Crokinole, per hole entry: the filled hole looked brighter than empty (a disc lighter than the hole came in).
+    hole_brighter: tuple[bool, ...] = ()
 
     @property
     def busy_hole(self) -> PocketActivity | None:
@@ -139,7 +141,8 @@ class Motion:
                       later.hand_after_strike if later.strike_s is not None else None,
                       self.later_strikes + ((later.strike_s,) if self.strike_s is not None and later.strike_s is not None
                                             else ()) + later.later_strikes,
-                      self.faint_strike_s if self.faint_strike_s is not None else later.faint_strike_s)
+                      self.faint_strike_s if self.faint_strike_s is not None else later.faint_strike_s,
+                      self.hole_brighter + later.hole_brighter)
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
@@ -368,8 +371,8 @@ class EventInferer:
         # Crokinole: the discs come into the ditch, and when each landed (None: not seen landing).
         landings = self._ditch_landings(motion)
         shot_disc = self._last_shot if is_stroke and not shot_seen else None
-        for when in entries:
-            observations.append(self._into_hole(missing, when, shot_disc))
+        for when, brighter in entries:
+            observations.append(self._into_hole(missing, when, shot_disc, brighter))
             shot_disc = None
         # The reader may see 20s itself (then it says so in `twenties`).
         seen_new_20 = any(n > self._twenties.get(kind, 0) for kind, n in reading.twenties.items())
@@ -377,7 +380,7 @@ class EventInferer:
             hidden = self._hidden_in_hole(missing, landings, motion, shot_disc)
             if hidden is not None:
                 observations.append(hidden)
-                entries = [hidden.t_s]
+                entries = [(hidden.t_s, None)]
         cleared = not reading.pieces and (len(missing) >= CLEARED_DISCS or (self.round_ended and missing))
         if self.game == "crokinole" and motion.strike_s is None and cleared:
             # Every disc taken off with nothing struck: the board cleared for the next round, not removals.
@@ -701,22 +704,24 @@ class EventInferer:
         best = max(busy, key=lambda a: a.energy)
         return Observation(best.peak_t_s, "pocketed", STROKE_PIECES[self.game], best.pocket, confidence=0.8)
 
-    def _hole_entries(self, reading: BoardReading, motion: Motion, shot_t_s: float) -> list[float]:
-        """When discs came to lie in the 20-hole since the last reading.
+    def _hole_entries(self, reading: BoardReading, motion: Motion, shot_t_s: float) -> list[tuple[float, bool | None]]:
+        """When discs came to lie in the 20-hole since the last reading, and whether each made it look brighter.
 
         The hole's look says when it took something; a disc now read lying over its mouth
         (a leaner) is what a new fill was, one per disc come to lie there. A disc that lay over
         the mouth and is gone, with none left there and the hole still full, fell in without
-        the look changing.
+        the look changing (nor saying how it changed).
         """
         over = self._over_hole_discs(reading)
         came = [p for p in over if all(np.hypot(p.x_mm - q.x_mm, p.y_mm - q.y_mm) > MOVED_MM for q in self._over_hole)]
-        entries = list(motion.hole_entries)
+        brighter = (motion.hole_brighter if len(motion.hole_brighter) == len(motion.hole_entries)
+                    else (None,) * len(motion.hole_entries))
+        entries = list(zip(motion.hole_entries, brighter))
         if came and entries:
             # Each disc come to lie over the mouth filled its look once (another may have left it).
             del entries[max(0, len(entries) - len(came)):]
         elif self._over_hole and not over and motion.hole_full and not entries:
-            entries.append(shot_t_s)
+            entries.append((shot_t_s, None))
         self._over_hole = over
         return entries
 
@@ -782,16 +787,21 @@ class EventInferer:
         reach_mm = MOUTH_SHARE * self._hole_radius_mm
         return [p for p in reading.pieces if np.hypot(p.x_mm, p.y_mm) < reach_mm + p.r_mm]
 
-    def _into_hole(self, missing: list[_Track], when: float, shot_disc: str | None) -> Observation:
+    def _into_hole(self, missing: list[_Track], when: float, shot_disc: str | None,
+                   brighter: bool | None) -> Observation:
         """A disc came to lie in the hole: the vanished disc nearest to it, or the unseen shot disc (`shot_disc`).
 
         Seen in the hole region, not inferred from a disappearance; still held for review,
-        since which disc it is rests on where the discs were.
+        since which disc it is rests on where the discs were. The hole's look decides the colour
+        where it can (`brighter`: the filled hole looked brighter than empty, the lighter colour
+        came in): a disc of the other colour that vanished at the same shot went into the ditch.
         """
-        if not missing:
+        colour = None if brighter is None else CROKINOLE_COLOURS[0 if brighter else 1]
+        fitting = [t for t in missing if colour in (None, t.kind)]
+        if not missing or (not fitting and shot_disc == colour):
             return Observation(when, "sunk_20", shot_disc, confidence=0.6, needs_review=True)
-        return Observation(when, "sunk_20", self._take_nearest_centre(missing, missing).kind, confidence=0.7,
-                           needs_review=True)
+        return Observation(when, "sunk_20", self._take_nearest_centre(fitting or missing, missing).kind,
+                           confidence=0.7, needs_review=True)
 
     def _take_nearest_centre(self, candidates: list[_Track], missing: list[_Track]) -> _Track:
         """The candidate nearest the hole, no longer missing or tracked: it is the disc in the hole."""

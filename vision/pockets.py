@@ -166,8 +166,10 @@ class HoleWatch:
     looking empty to looking full, and stays so for `HOLE_STEADY_S`, took a disc at the
     start of that stretch, unless it looks empty again within `HOLE_PASS_S` of it (a disc
     crept across). Every such entry since the last `reset` is kept, so a 20 taken
-    out of the hole before the board settles is still seen. A disc lying over the mouth
-    (a leaner) also fills it: the reading tells that apart.
+    out of the hole before the board settles is still seen, with whether the filled hole
+    looked brighter than empty: a disc lighter than the hole came in (which colour it was,
+    when two discs vanished at once). A disc lying over the mouth (a leaner) also fills it:
+    the reading tells that apart.
 
     Parameters
     ----------
@@ -186,11 +188,13 @@ class HoleWatch:
         self.is_full = False
         self._since_s: float | None = None  # when the look last turned from what `holding` says
         self._entries: list[float] = []
+        self._brighter: list[bool] = []  # per entry: the filled hole looked brighter than empty
 
     def moved(self, pockets: PocketWatch, *, empty: np.ndarray) -> HoleWatch:
         """This watch for a new view of the board (bumped): what it saw so far is kept."""
         watch = HoleWatch(pockets, empty=empty)
-        watch.holding, watch.is_full, watch._entries = self.holding, self.is_full, list(self._entries)
+        watch.holding, watch.is_full = self.holding, self.is_full
+        watch._entries, watch._brighter = list(self._entries), list(self._brighter)
         return watch
 
     def update(self, image: np.ndarray, t_s: float) -> None:
@@ -202,7 +206,8 @@ class HoleWatch:
         expected = np.minimum(self._empty * self._gain, 255.0)
         # The change in the empty look's light: a disc deep in the hole's shade under a dimmer lamp
         # differs from the hole by as little as the light is dimmer.
-        self.is_full = float((np.abs(mouth - expected) / self._gain).max(axis=1).mean()) > HOLE_CHANGE
+        change = (mouth - expected) / self._gain
+        self.is_full = float(np.abs(change).max(axis=1).mean()) > HOLE_CHANGE
         if self.is_full == self.holding:
             self._since_s = None
             return
@@ -212,9 +217,11 @@ class HoleWatch:
             self.holding = self.is_full
             if self.holding:
                 self._entries.append(self._since_s)
+                self._brighter.append(float(change.mean()) > 0)
             elif self._entries and self._since_s - self._entries[-1] < HOLE_PASS_S:
                 # Full for less time than a disc ever lies in it: one crept across the mouth.
                 self._entries.pop()
+                self._brighter.pop()
             self._since_s = None
 
     def _light(self, image: np.ndarray) -> np.ndarray:
@@ -231,8 +238,12 @@ class HoleWatch:
         """When a disc came to lie in the hole, each time since the last reset."""
         return tuple(self._entries)
 
+    def brighter(self) -> tuple[bool, ...]:
+        """Per entry: whether the filled hole looked brighter than empty (the disc is lighter than the hole)."""
+        return tuple(self._brighter)
+
     def reset(self) -> None:
-        self._entries = []
+        self._entries, self._brighter = [], []
 
 
 class DitchWatch:

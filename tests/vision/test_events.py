@@ -131,6 +131,28 @@ def test_crokinole_a_disc_seen_in_the_hole_is_the_vanished_disc_nearest_it_held_
     assert [o.piece for o in observations if o.type == "off_board"] == ["dark"]
 
 
+def test_crokinole_the_hole_s_look_tells_which_of_two_vanished_discs_went_in():
+    # As check clip 5101 at 83.2 s: a disc nearer the hole went into the ditch while the other fell in.
+    for brighter, sunk, off in ((False, "dark", "light"), (True, "light", "dark"), (None, "light", "dark")):
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
+        inf.settled(reading(("light", 30, 0), ("dark", 250, 0), game="crokinole"), 0.0, None)
+        motion = Motion(1.0, 1.1, (PocketActivity(0, 0.3, 1.6),), hole_entries=(1.6,), hole_full=True,
+                        hole_brighter=() if brighter is None else (brighter,))
+        observations = inf.settled(reading(game="crokinole"), 2.0, motion)
+        assert [o.piece for o in observations if o.type == "sunk_20"] == [sunk]
+        assert [o.piece for o in observations if o.type == "off_board"] == [off]
+
+
+def test_crokinole_a_hole_turned_dark_is_the_unseen_shot_disc_not_a_light_disc_knocked_off():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="dark")
+    inf.settled(reading(("light", 40, 0), ("light", 250, 0), game="crokinole"), 0.0, None)
+    # Dark's disc, never read on the board, knocks the light one off and drops into the hole.
+    motion = Motion(1.0, 1.1, (PocketActivity(0, 0.3, 1.6),), hole_entries=(1.6,), hole_full=True,
+                    hole_brighter=(False,))
+    observations = inf.settled(reading(("light", 250, 0), game="crokinole"), 2.0, motion)
+    assert sorted(kinds(observations)) == [("off_board", "light", None), ("shot", "dark", None), ("sunk_20", "dark", None)]
+
+
 def test_crokinole_a_shot_disc_straight_into_the_hole_is_a_20_of_unknown_colour():
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
     inf.settled(reading(("dark", 250, 0), game="crokinole"), 0.0, None)

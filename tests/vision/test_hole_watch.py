@@ -85,6 +85,19 @@ def test_an_empty_hole_under_a_brighter_light_is_no_entry_and_a_disc_in_it_still
     assert watch.entries() == pytest.approx((30 / FPS,))
 
 
+def test_the_hole_looks_brighter_with_a_light_disc_in_it_and_darker_with_a_dark_one_under_a_brighter_light():
+    brighter_light = (1.3, 1.2, 1.1)
+    empty = red_hole_frame()
+    for disc_bgr, looks_brighter in (((150, 170, 180), True), ((15, 15, 15), False)):
+        watch = HoleWatch(PocketWatch(HOMOGRAPHY, board=BOARD, image_shape=empty.shape[:2]), empty=empty)
+        for i in range(60):
+            watch.update(red_hole_frame(gain=brighter_light, disc_bgr=disc_bgr if i >= 30 else None), i / FPS)
+        assert watch.entries() == pytest.approx((30 / FPS,))
+        assert watch.brighter() == (looks_brighter,)
+        watch.reset()
+        assert watch.brighter() == ()
+
+
 def test_a_disc_deep_in_the_hole_s_shade_is_an_entry_under_a_dimmer_light_and_the_empty_hole_is_not():
     dimmer = 0.55  # as the lamp of tuning clip 5002 lit its board against the round's first view
     deep_disc = (60, 60, 60)  # a light disc in the shade of a black hole, in the first view's light
