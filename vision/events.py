@@ -257,15 +257,13 @@ class EventInferer:
             self._ditch_discs = motion.ditch_discs if motion is not None else ()
             return []
         motion = motion or Motion(t_s, None)
-        shot_t_s = motion.strike_s if motion.strike_s is not None else motion.start_s
+        # Crokinole: a shot with no strike seen (a pale disc on a pale board) is timed by the faint motion,
+        # else by when the board began to move.
+        shot_t_s = next((s for s in (motion.strike_s, motion.faint_strike_s) if s is not None), motion.start_s)
         entries = self._hole_entries(reading, motion, shot_t_s) if self.game == "crokinole" else []
         if entries and motion.strike_s is None:
-            # Crokinole: a disc came to lie in the hole, so one was shot, however faintly a pale disc showed
-            # on its way: struck when the faint motion says, else when the board began to move.
-            motion = replace(motion, strike_s=motion.faint_strike_s if motion.faint_strike_s is not None
-                             else motion.start_s)
-        # A shot known otherwise (a disc come in from the shooting line) is timed by the faint motion too.
-        shot_t_s = next((s for s in (motion.strike_s, motion.faint_strike_s) if s is not None), motion.start_s)
+            # A disc came to lie in the hole, so one was shot, however faintly it showed on its way.
+            motion = replace(motion, strike_s=shot_t_s)
         stroke_piece = STROKE_PIECES.get(self.game)
         observations: list[Observation] = []
         still, moved, unmatched_tracks, unmatched_pieces = self._match(reading.pieces, motion)
