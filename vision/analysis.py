@@ -237,6 +237,7 @@ class BoardAnalyzer:
         self._done: AnalysisStep | None = None  # a reading concluded, to go out with this frame's step
         self._opening: Frame | None = None  # the first frame the board was found in, until a reading
         self._last_read: tuple[BoardReading, float, Motion] | None = None  # the reading events were last drawn from
+        self._piece_contrast: float | None = None  # the faintest pieces' contrast against the board, as last read
 
     @property
     def board(self) -> BoardModel | None:
@@ -337,6 +338,8 @@ class BoardAnalyzer:
         surface, rim = board_masks(self._homography, board=self._board, image_shape=image_shape)
         table = approach_mask(self._homography, board=self._board, image_shape=image_shape)
         self._gate = SettleGate(board_mask=surface, rim_mask=rim, settings=self.settle, approach_mask=table)
+        if self._piece_contrast is not None:
+            self._gate.follow_contrast(self._piece_contrast)
         if self._pockets is None or previous is None:
             self._pockets = PocketWatch(self._homography, board=self._board, image_shape=image_shape)
         else:
@@ -433,6 +436,19 @@ class BoardAnalyzer:
             self._conclude()
         return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
 
+    def _measure_pieces(self, image: np.ndarray, reading: BoardReading) -> None:
+        """Let the gate follow how faint the pieces read look against this board (a pale disc on a pale board)."""
+        if not reading.pieces:
+            return
+        centres_mm = np.array([(p.x_mm, p.y_mm) for p in reading.pieces])
+        centres_px = project(self._homography, centres_mm)
+        edges_px = project(self._homography, centres_mm + np.column_stack([[p.r_mm for p in reading.pieces],
+                                                                            np.zeros(len(reading.pieces))]))
+        contrast = self._gate.set_pieces(image, centres_px, np.linalg.norm(edges_px - centres_px, axis=1),
+                                         tuple(p.kind for p in reading.pieces))
+        if contrast is not None:
+            self._piece_contrast = contrast
+
     def _hole_hides(self) -> tuple[str, ...]:
         """Crokinole: the disc colours that lie in the 20-hole unseen: the dark team's in a dark hole, else none."""
         return HIDDEN_IN_HOLE if self._hole is not None and self._hole.is_dark else ()
@@ -467,6 +483,7 @@ class BoardAnalyzer:
             self._unread = motion  # what moved counts towards the next reading
             return
         self._unread = None
+        self._measure_pieces(frame.image, reading)
         self._inferer.round_ended = self.round_ended
         observations = self._inferer.settled(reading, frame.t_s, motion)
         self._last_read = (reading, frame.t_s, Motion(frame.t_s, None, ditch_discs=motion.ditch_discs if motion else ()))

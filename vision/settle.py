@@ -23,6 +23,11 @@ Cheap measures on a small copy of each frame:
   board settles (after `occlusion_timeout_s` at the latest). A piece knocked
   onto the table, or thin edges left by a shaken camera, are not arms.
 
+A slow piece changes little from frame to frame, so the still board is also compared
+with its view when the stillness began. That comparison follows the pieces' contrast
+against this board (`set_pieces`): a pale disc sliding on a pale board, or lifted off
+it, changes its pixels by less than `pixel_change`, and the stillness must not outlast it.
+
 A board counts as settled once it has been still and unoccluded for `settle_s`;
 the first such frame is the one to read. A change of the rim that stays perfectly
 still for `occlusion_timeout_s` is taken as the new normal (a moved lamp, a cup
@@ -48,6 +53,11 @@ class SettleSettings:
     work_width_px: int = 192  # size of the small copy when no board mask is given
     work_board_px: int = 240  # with a mask: the board's larger side in the small copy (a coin ~ 10 px)
     pixel_change: int = 10  # a pixel changed when one of its colour channels moved this much
+    # Since the stillness began, a pixel changed by this share of the faintest pieces' contrast against the
+    # board around them (`SettleGate.set_pieces`) changed, though never by less than `faint_change` (the
+    # video's own noise at a key frame redraws textured wood by up to about 8) nor more than `pixel_change`.
+    contrast_share: float = 0.5
+    faint_change: int = 5
     moving_fraction: float = 0.0015  # share of board pixels changed between frames that is motion
     settle_s: float = 0.3  # still for this long before a read
     rim_width_fraction: float = 0.05  # default rim: a ring this wide (share of the board's size) outside it
@@ -121,6 +131,7 @@ class SettleGate:
         self._still_since_s: float | None = None
         self._still_start: np.ndarray | None = None
         self._settled = False
+        self._drift_change = settings.pixel_change  # a pixel changed since the stillness began (`set_pieces`)
 
     def update(self, image: np.ndarray, t_s: float) -> GateReading:
         """Measure one BGR frame taken at `t_s` seconds."""
@@ -184,6 +195,51 @@ class SettleGate:
         self._set_reference(small)
         if seen is not None and self._table is not None:
             self._table = self._table & cv2.erode(self.shrink(seen).view(np.uint8), SPECK_KERNEL)
+
+    def set_pieces(self, image: np.ndarray, centres_px: np.ndarray, radii_px: np.ndarray,
+                   kinds: tuple[str, ...]) -> float | None:
+        """Measure the pieces read in `image` (a full frame) against the board around them.
+
+        The change that counts since the stillness began follows the faintest kind: a share
+        (`contrast_share`) of its typical contrast, in the gate's small view. Nothing changes
+        when no piece lies clear of the view's edge.
+
+        Parameters
+        ----------
+        image : (H, W, 3) uint8 ndarray
+        centres_px : (n, 2) float ndarray
+            The pieces' centres in the frame.
+        radii_px : (n,) float ndarray
+        kinds : the pieces' kinds, one each.
+
+        Returns
+        -------
+        float or None
+            The faintest kind's contrast (largest colour channel difference of the typical face
+            and the board around it), or None where no piece could be measured.
+        """
+        small = self._small(image)
+        if self._mask is None:
+            self._prepare_masks(small.shape[:2])
+        rows, columns = self._crop
+        scale = np.array([self._small_size[0] / (columns.stop - columns.start),
+                          self._small_size[1] / (rows.stop - rows.start)])
+        centres = (np.asarray(centres_px, float).reshape(-1, 2) - (columns.start, rows.start)) * scale
+        radii = np.asarray(radii_px, float) * scale.mean()
+        by_kind: dict[str, list[float]] = {}
+        for kind, contrast in zip(kinds, _contrasts(small, centres, radii)):
+            if contrast is not None:
+                by_kind.setdefault(kind, []).append(contrast)
+        if not by_kind:
+            return None
+        faintest = min(float(np.median(values)) for values in by_kind.values())
+        self.follow_contrast(faintest)
+        return faintest
+
+    def follow_contrast(self, contrast: float) -> None:
+        """Count a change since the stillness began as `set_pieces` does, for pieces of this `contrast`."""
+        s = self.settings
+        self._drift_change = int(np.clip(round(s.contrast_share * contrast), s.faint_change, s.pixel_change))
 
     def _fix_view(self, shape: tuple[int, ...]) -> None:
         """Where the gate looks in frames of `shape` and how small it makes that part."""
@@ -255,7 +311,7 @@ class SettleGate:
             self._table_sample = np.flatnonzero(table)[::RIM_SAMPLE_STEP]
 
     def _drifted(self, small: np.ndarray, board_px: int) -> bool:
-        changed = _solid(self._changed(small, self._still_start)) & self._mask
+        changed = _solid(_channel_change(small, self._still_start) > self._drift_change) & self._mask
         return np.count_nonzero(changed) / board_px > self.settings.moving_fraction
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -378,6 +434,29 @@ class SettleGate:
             self._table_level = _level(small, self._table_sample)
             self._table_bounds = self._edge_bounds(small)
 
+
+
+def _contrasts(small: np.ndarray, centres: np.ndarray, radii: np.ndarray) -> list[float | None]:
+    """Per piece (centre and radius in the small view): the largest channel difference of its face's mean
+    colour and the board's around it (median of a ring beyond its edge); None where that lies off the view."""
+    h, w = small.shape[:2]
+    result: list[float | None] = []
+    for (x, y), radius in zip(centres, radii):
+        reach = int(np.ceil(1.8 * radius)) + 1
+        top, left = int(round(y)) - reach, int(round(x)) - reach
+        if radius < 1 or top < 0 or left < 0 or top + 2 * reach >= h or left + 2 * reach >= w:
+            result.append(None)
+            continue
+        patch = small[top:top + 2 * reach + 1, left:left + 2 * reach + 1].astype(np.float32)
+        yy, xx = np.mgrid[top:top + 2 * reach + 1, left:left + 2 * reach + 1]
+        distance = np.hypot(xx - x, yy - y)
+        # Clear of the edge's blur on both sides.
+        face, ring = patch[distance <= 0.6 * radius], patch[(distance >= 1.3 * radius) & (distance <= 1.8 * radius)]
+        if not len(face) or not len(ring):
+            result.append(None)
+            continue
+        result.append(float(np.abs(face.mean(axis=0) - np.median(ring, axis=0)).max()))
+    return result
 
 
 def _level(small: np.ndarray, sample: np.ndarray) -> np.ndarray:

@@ -273,3 +273,56 @@ def test_on_a_dim_table_a_sleeve_a_little_lighter_is_an_arm_but_on_a_bright_one_
         held[name] = [gate.update(covered, k / 30).is_occluded for k in range(1, 15)]
     assert all(held["dim"][1:])  # after the one frame it moved in
     assert not any(held["bright"])
+
+
+PALE_DISC_R_PX = 8  # a crokinole disc at 0.5 px per mm
+
+
+def pale_disc_frames(scene: np.ndarray, centres_px: list[tuple[int, int] | None]) -> list[np.ndarray]:
+    """The scene with a pale disc (7 grey levels above the surface, about a light disc on a cream board) at each centre."""
+    frames = []
+    for centre in centres_px:
+        image = scene.copy()
+        if centre is not None:
+            cv2.circle(image, centre, PALE_DISC_R_PX, (187, 207, 217), -1, cv2.LINE_AA)
+        frames.append(image)
+    return frames
+
+
+def settles_over(frames: list[np.ndarray], gate: SettleGate, *, measure: bool) -> list[int]:
+    """The frames the gate reads, having measured the disc at its first read when asked."""
+    settles = []
+    for k, image in enumerate(frames):
+        if gate.update(image, k / 30).is_new_settle:
+            settles.append(k)
+            if measure and len(settles) == 1:
+                gate.set_pieces(image, np.array([[300.0, 400.0]]), np.array([PALE_DISC_R_PX]), ("light",))
+    return settles
+
+
+def test_a_pale_disc_lifted_off_or_sliding_slowly_is_seen_once_the_gate_knows_how_faint_the_discs_are():
+    board, scene, (surface, rim, table) = crokinole_scene()
+    lifted = pale_disc_frames(scene, [(300, 400)] * 20 + [None] * 20)
+    # A disc creeping a pixel a frame, from frame 20 to 40: each frame changes fewer pixels than motion takes.
+    sliding = pale_disc_frames(scene, [(300, 400)] * 20 + [(300 + k, 400) for k in range(1, 21)] + [(320, 400)] * 20)
+    for measure in (True, False):
+        gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+        settles = settles_over(lifted, gate, measure=measure)
+        assert (settles[-1] > 20) == measure, settles  # read again once the disc is gone
+        gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+        settles = settles_over(sliding, gate, measure=measure)
+        # Read again only once the disc stopped (not while it slid).
+        assert (not any(20 < k < 40 for k in settles) and settles[-1] >= 40) == measure, settles
+
+
+def test_the_gate_measures_a_pale_disc_as_faint_and_a_dark_one_as_plain():
+    board, scene, (surface, rim, table) = crokinole_scene()
+    gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+    image = pale_disc_frames(scene, [(300, 400)])[0]
+    cv2.circle(image, (500, 400), PALE_DISC_R_PX, (30, 30, 30), -1, cv2.LINE_AA)
+    centres, radii = np.array([[300.0, 400.0], [500.0, 400.0]]), np.array([PALE_DISC_R_PX] * 2)
+    faintest = gate.set_pieces(image, centres, radii, ("light", "dark"))
+    assert 3 < faintest < 8  # the pale disc's, softened by the gate's small view
+    assert gate.set_pieces(image, centres[1:], radii[1:], ("dark",)) > 100
+    assert gate.set_pieces(image, np.array([[-50.0, 400.0]]), radii[:1], ("light",)) is None  # off the view
+
