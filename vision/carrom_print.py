@@ -103,6 +103,10 @@ PRINTED_FAINT_MAX_FACE_SPREAD = 30.0
 """Most upper-quartile Lab spread over the face of a faint rim on print: a coin's face is one colour and its
 engraving (coins on print up to 22), lettering between the base lines and the star's points are not (36 and up)."""
 
+POCKET_CORNER_REACH_MM = 45.0
+"""How far from a pocket's mouth a coin's half rim may be seen over the print (`by_pockets`): tuning stills
+60000-60099, pale white coins on the arrows showing their shadow side alone 37 mm from a mouth."""
+
 PRINT_CLEARANCE_MM = 3.0
 """Least gap between a faint rim and any printed figure (`clear_of_print`): the print's line width and blur."""
 
@@ -204,6 +208,23 @@ def printed_faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm
         board.base_circle_diameter_mm / 2 + reach)
     clear &= np.hypot(c[:, 0], c[:, 1]) > FIGURE_FAINT_MIN_OFFSET_MM
     return clear & ~clear_of_print(c, board, radius_mm=radius_mm)
+
+
+def by_pockets(centres_mm: np.ndarray, board: BoardModel, *, clear_mm: float) -> np.ndarray:
+    """True for centres within `POCKET_CORNER_REACH_MM` of a carrom pocket's mouth, and at least `clear_mm` from
+    the mouth and from the frame (others: all false).
+
+    There the print is the arrows' first stretch, a straight line, which draws no coin's half rim; the mouth and the
+    frame do, with a neighbour's edge, which `clear_mm` keeps out of reach.
+    """
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    if not isinstance(board, CarromBoard):
+        return np.zeros(len(c), bool)
+    pockets = np.asarray(board.pocket_centres_mm(), np.float64)
+    to_mouth = np.hypot(c[:, None, 0] - pockets[None, :, 0],
+                        c[:, None, 1] - pockets[None, :, 1]).min(axis=1) - board.pocket_diameter_mm / 2
+    return (to_mouth > clear_mm) & (to_mouth < POCKET_CORNER_REACH_MM) & (
+        np.abs(c).max(axis=1) < board.half_side_mm - clear_mm)
 
 
 def printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: CarromBoard,

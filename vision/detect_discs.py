@@ -380,7 +380,8 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
                faint_region: Callable[[np.ndarray], np.ndarray] | None = None,
                unseen_px: np.ndarray | None = None, faint_elsewhere: FaintRims | None = None,
                elsewhere_region: Callable[[np.ndarray], np.ndarray] | None = None,
-               partial: FaintRims | None = None) -> DiscCandidates:
+               partial: FaintRims | None = None,
+               partial_region: Callable[[np.ndarray], np.ndarray] | None = None) -> DiscCandidates:
     """Discs of about `radius_px` in a view: voting, peak picking and rim verification.
 
     Parameters
@@ -398,6 +399,8 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     elsewhere_region : where outside `faint_region` such rims may lie (default: anywhere).
     partial : what a rim seen in part only must show to be kept within `faint_region` (marked `is_partial`, for the
         caller to judge by more than its rim), whatever its votes (default: such rims are dropped).
+    partial_region : where outside `faint_region` such rims may lie too: centres (n, 2) px -> (n,) bool (default:
+        nowhere).
 
     Returns
     -------
@@ -416,30 +419,46 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     peaks = accumulator_peaks(acc, min_distance_px=0.6 * radius_px, min_value=least_share * full_rim)
     share = acc[peaks[:, 1].astype(int), peaks[:, 0].astype(int)] / full_rim
     in_region = np.ones(len(peaks), bool)
+    partial_in = np.zeros(len(peaks), bool)
+    whole_elsewhere = np.zeros(len(peaks), bool)
     if faint_region is not None and len(peaks):
         in_region = faint_region(peaks)
+        if partial is not None and partial_region is not None:
+            # Outside `faint_region`, as many votes as a whole rim there needs: the print's edges raise many weak peaks.
+            partial_in = ~in_region & (share >= max(partial.least_vote_share,
+                                                    faint_elsewhere.least_vote_share if faint_elsewhere else 0.0))
+            if partial_in.any():
+                partial_in[partial_in] = partial_region(peaks[partial_in])
         allowed = (share >= PEAK_VOTE_SHARE) | in_region
         if faint_elsewhere is not None:
             elsewhere = ~allowed & (share >= faint_elsewhere.least_vote_share)
             if elsewhere_region is not None and elsewhere.any():
                 elsewhere[elsewhere] = elsewhere_region(peaks[elsewhere])
+            whole_elsewhere |= elsewhere
             allowed |= elsewhere
-        peaks, share, in_region = peaks[allowed], share[allowed], in_region[allowed]
-    peaks, share, in_region = peaks[:max_candidates], share[:max_candidates], in_region[:max_candidates]
+        allowed |= partial_in
+        peaks, share, in_region, partial_in, whole_elsewhere = (peaks[allowed], share[allowed], in_region[allowed],
+                                                                partial_in[allowed], whole_elsewhere[allowed])
+    peaks, share, in_region, partial_in, whole_elsewhere = (
+        peaks[:max_candidates], share[:max_candidates], in_region[:max_candidates], partial_in[:max_candidates],
+        whole_elsewhere[:max_candidates])
     partial_only = np.zeros(len(peaks), bool)
     if faint and (share < PEAK_VOTE_SHARE).any():
         # Most faint peaks are the board's texture: one look at the rim, without fitting, sets them aside.
         weak = np.nonzero(share < PEAK_VOTE_SHARE)[0]
         _, strength, _ = _rim_points(edges, peaks[weak], radius_px, n_angles=36, search_px=max(2.0, 0.18 * radius_px))
-        least = np.where(in_region[weak], _screen_support(partial or faint),
-                         _screen_support(faint_elsewhere) if faint_elsewhere else np.inf)
+        whole_least = _screen_support(faint_elsewhere) if faint_elsewhere else np.inf
+        least = np.where(in_region[weak] | partial_in[weak], _screen_support(partial or faint), whole_least)
         screen = (strength > edges.threshold).mean(axis=1)
         hopeless = screen < least
         # Those looked at only for a partial rim are judged as partial rims alone.
         partial_only[weak] = screen < np.where(in_region[weak], _screen_support(faint), -np.inf)
+        # Where a rim must be whole, a centre with too few votes for that, or too little rim, is a partial one only.
+        partial_only[weak] |= partial_in[weak] & (~whole_elsewhere[weak] | (screen < whole_least))
         allowed = np.ones(len(peaks), bool)
         allowed[weak[hopeless]] = False
-        peaks, share, in_region, partial_only = peaks[allowed], share[allowed], in_region[allowed], partial_only[allowed]
+        peaks, share, in_region, partial_in, partial_only = (peaks[allowed], share[allowed], in_region[allowed],
+                                                             partial_in[allowed], partial_only[allowed])
     found = verify_rims(edges, peaks, radius_px=radius_px, unseen_px=unseen_px)
     found = DiscCandidates(found.centres_px, found.radii_px, found.support, found.residual_px, found.sectors,
                            found.strength, share)
@@ -452,7 +471,7 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
             clear = np.where(in_region, clear, _shows_rim(found, faint_elsewhere, radius_px))
         keep = np.where(share >= PEAK_VOTE_SHARE, keep, clear & ~partial_only)
     if partial:
-        is_partial = ~keep & in_region & _shows_rim(found, partial, radius_px)
+        is_partial = ~keep & (in_region | partial_in) & _shows_rim(found, partial, radius_px)
         found = DiscCandidates(found.centres_px, found.radii_px, found.support, found.residual_px, found.sectors,
                                found.strength, found.vote_share, is_partial)
         keep |= is_partial

@@ -17,7 +17,7 @@ import dataclasses
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
-from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYMMETRY_MATCH, clear_coins,
+from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYMMETRY_MATCH, by_pockets, clear_coins,
                                  clear_of_print, coin_on_print, printed_discs_mm, printed_faint_region, printed_mask,
                                  printed_outline)
 from vision.carrom_striker import CoinRims, coin_rims_inside, large_piece_among, striker_decided
@@ -94,9 +94,14 @@ PRINTED_FAINT_MIN_STEP_SHARE = 0.9
 
 HALF_RIMS = FaintRims(least_vote_share=0.02, min_support=0.4, min_sectors=3, max_residual_px=0.55,
                       max_radius_error=0.12, least_screen_support=0.4)
-"""What a carrom coin's rim seen in part only must show, clear of the print (a white coin on a pale board shows its
-shadow side alone; tuning stills 60000-60119: such coins 0.42 to 0.74 of their rims seen, residuals up to 0.51 px,
-radii 14.6 to 17.3 mm, the shadow widening them). Such a rim must also show a coin's face (`HALF_RIM_*`)."""
+"""What a carrom coin's rim seen in part only must show, clear of the print or by a pocket (`by_pockets`; a white
+coin on a pale board shows its shadow side alone; tuning stills 60000-60119: such coins 0.42 to 0.74 of their rims
+seen, residuals up to 0.51 px, radii 14.6 to 17.3 mm, the shadow widening them). Such a rim must also show a coin's
+face (`HALF_RIM_*`)."""
+
+HALF_RIM_SURROUND_REACH = 1.6
+"""Outer radius, in a coin's radii, of the board around a faint rim that must be even (`_faint_pieces`): by a
+pocket, a half rim is looked for only where the mouth and the frame lie beyond it (`by_pockets`)."""
 
 HALF_RIM_MAX_SURROUND_SPREAD = 15.0
 """Most upper-quartile Lab spread of the board just around a half rim (such coins up to 14.6; texture and print that
@@ -246,7 +251,9 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
                            faint_elsewhere=faint_on_print if isinstance(board, CarromBoard) else None,
                            elsewhere_region=lambda px, r=size.radius_mm: printed_faint_region(view.to_mm(px), board,
                                                                                               radius_mm=r),
-                           partial=HALF_RIMS if isinstance(board, CarromBoard) and k == 0 else None)
+                           partial=HALF_RIMS if isinstance(board, CarromBoard) and k == 0 else None,
+                           partial_region=lambda px: by_pockets(view.to_mm(px), board,
+                                                                clear_mm=HALF_RIM_SURROUND_REACH * size.radius_mm))
         mm = view.to_mm(found.centres_px)
         r_mm = found.radii_px / s
         # The measured radius must be nearer this size than any other.
@@ -254,7 +261,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         ok = (nearest == k) & on_surface(mm, board, margin_mm=PARALLAX_MARGIN_MM)
         weak = (found.vote_share < PEAK_VOTE_SHARE) | found.is_partial
         printed_faint = weak & ~faint_region(mm, board, radius_mm=size.radius_mm)
-        ok &= ~printed_faint | (printed_faint_region(mm, board, radius_mm=size.radius_mm)
+        ok &= ~printed_faint | found.is_partial | (printed_faint_region(mm, board, radius_mm=size.radius_mm)
                                 & (found.support >= faint_on_print.min_support))
         centres.append(mm[ok])
         radii.append(r_mm[ok])
@@ -273,7 +280,9 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     if len(radii_mm) == 0:
         return PieceDetections.empty()
     steps = step_share(lab, view.to_px(centres_mm), radii_mm * s, offset_px=0.3 * sizes[0].radius_mm * s)
-    filled = steps >= np.where(faint_arr, np.where(on_print_arr, PRINTED_FAINT_MIN_STEP_SHARE, FAINT_MIN_STEP_SHARE),
+    # A half rim by a pocket steps as a half rim elsewhere does: the print it lies on is a thin line.
+    whole_on_print = on_print_arr & ~partial_arr
+    filled = steps >= np.where(faint_arr, np.where(whole_on_print, PRINTED_FAINT_MIN_STEP_SHARE, FAINT_MIN_STEP_SHARE),
                                MIN_STEP_SHARE_CARROM if isinstance(board, CarromBoard) else MIN_STEP_SHARE)
     candidates = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, np.zeros((len(size_arr), 3)),
                                  np.zeros((len(size_arr), 3)))
@@ -461,7 +470,7 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
 
     `on_print` marks carrom rims over the board's print (`PRINTED_FAINT_RIMS`): judged by their face and as the
     print itself is, not by the board around them, which the print makes busy. `partial` marks carrom rims seen in
-    part only (`HALF_RIMS`): the board around them must be evener, and their face a coin's.
+    part only (`HALF_RIMS`): the board around them must be evener, and their face a coin's, on print too.
     """
     s = view.px_per_mm
     allowed_mm = 0.3 * sizes[0].radius_mm
@@ -484,17 +493,13 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     else:
         # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround.
         around = face_spread(lab, centres_px, surround, inner_px=1.15 * sizes[0].radius_mm * s,
-                             radius_px=1.6 * sizes[0].radius_mm * s)
+                             radius_px=HALF_RIM_SURROUND_REACH * sizes[0].radius_mm * s)
         even = around <= np.where(partial, HALF_RIM_MAX_SURROUND_SPREAD, FAINT_MAX_SURROUND_SPREAD)
-        if partial.any():
-            even &= ~partial | (face_spread(lab, centres_px, colour, radius_px=0.6 * sizes[0].radius_mm * s)
-                                <= HALF_RIM_MAX_FACE_SPREAD)
-            looked = np.nonzero(partial & even)[0]
-            seen, _ = rim_edges(edges, centres_px[looked], radius_px=sizes[0].radius_mm * s)
-            even[looked] = longest_arc(seen) >= HALF_RIM_MIN_ARC
     if on_print.any():
+        # A half rim on the arrows by a pocket is judged by the board around it too, as half rims elsewhere are:
+        # other pieces' edges draw half rims.
         even = np.where(on_print, coin_on_print(candidates, colour, surround, found, lab, view, sizes, board,
-                                                edges=edges), even)
+                                                edges=edges) & (even | ~partial), even)
         # On the centre figure, whose star points draw faint coin-sized rims of their own.
         in_figure = np.nonzero(on_print & even & (np.hypot(*candidates.centres_mm.T)
                                                   < board.outer_circle_diameter_mm / 2 + sizes[0].radius_mm))[0]
@@ -505,6 +510,12 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
         looked = in_figure[even[in_figure]]
         even[looked] = shaded_as_coins(candidates.centres_mm[looked], clear_coins(found), lab, view,
                                        radius_mm=sizes[0].radius_mm)
+    if partial.any():
+        even &= ~partial | (face_spread(lab, centres_px, colour, radius_px=0.6 * sizes[0].radius_mm * s)
+                            <= HALF_RIM_MAX_FACE_SPREAD)
+        looked = np.nonzero(partial & even)[0]
+        seen, _ = rim_edges(edges, centres_px[looked], radius_px=sizes[0].radius_mm * s)
+        even[looked] = longest_arc(seen) >= HALF_RIM_MIN_ARC
     if isinstance(board, CouronneBoard):
         # A ring's band is its team's colour; bare board between pieces and the print's lines draw faint rims too.
         even &= board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH

@@ -2,7 +2,8 @@
 
 Blurred and dimly lit, a white coin on a birch or plywood board shows about half its
 rim, in one arc where its shadow falls; the rest is lost in the board's texture. Such
-a half rim is believed clear of the print, around a face of one colour on even board.
+a half rim is believed clear of the print, or over the arrows by a pocket, around a face of one colour on even
+board.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.scene import PieceState, SceneFrame
+from vision.carrom_print import by_pockets
 from vision.pieces_read import read_pieces
 
 RESOLUTION = (1280, 720)
@@ -32,3 +34,30 @@ def test_lone_white_coins_showing_half_their_rims_are_found_and_nothing_else(loo
                        for x, y in WHITES)
     assert found_whites >= 3
     assert all(min(np.hypot(p.x_mm - x, p.y_mm - y) for _, x, y in places) < 5.0 for p in reading.pieces)
+
+
+@pytest.mark.parametrize("seed", [60003, 60111])
+def test_white_coins_on_the_arrows_by_the_pockets_showing_half_their_rims_are_found_and_nothing_else(seed):
+    # Still 60098's white, set by each pocket in turn: on the arrow's first stretch, which the print region covers,
+    # and showing its shadow side only.
+    board = load_board("carrom")
+    whites = [(-297.7, 316.8), (316.8, 297.7), (297.7, -316.8), (-316.8, -297.7)]
+    places = [("white", x, y) for x, y in whites] + [("black", *BLACK)]
+    frame = SceneFrame(0.0, tuple(PieceState(i, kind, x, y, board.coin_diameter_mm / 2)
+                                  for i, (kind, x, y) in enumerate(places)))
+    image, homography = film_still(frame, board=board, seed=seed, difficulty="medium", resolution=RESOLUTION)
+    reading = read_pieces(image, homography=homography, board=board)
+    assert all(any(p.kind == kind and np.hypot(p.x_mm - x, p.y_mm - y) < 5.0 for p in reading.pieces)
+               for kind, x, y in places)
+    assert reading.counts()["white"] == len(whites)
+
+
+def test_half_rims_by_the_pockets_are_looked_for_where_the_mouth_and_the_frame_are_out_of_reach():
+    board = load_board("carrom")
+    clear_mm = 1.6 * board.coin_diameter_mm / 2
+    on_arrows = np.array([(-297.7, 316.8), (316.8, 297.7), (297.7, -316.8), (-316.8, -297.7)])
+    assert by_pockets(on_arrows, board, clear_mm=clear_mm).all()
+    # Touching a mouth, against the frame beside a pocket, and far from every pocket.
+    elsewhere = np.array([(334.0, 328.7), (352.4, 309.1), (-310.1, -352.6), (0.0, 0.0), (-200.0, 300.0)])
+    assert not by_pockets(elsewhere, board, clear_mm=clear_mm).any()
+    assert not by_pockets(on_arrows, load_board("crokinole"), clear_mm=clear_mm).any()
