@@ -374,7 +374,11 @@ def printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, bo
     looks_printed = colour_gap < PRINT_COLOUR_MATCH
     on_base = gaps.min(axis=0) < 0.8 * radius
     ratio_gap = np.linalg.norm(ratios - reference_ratio, axis=1)
-    base_print = on_base & ((colour_gap < colour_match) | (ratio_gap < ratio_match))
+    # A striker-sized circle there must match in both ways: a striker of the print's colour (yellow on a yellow
+    # base circle) half over it differs from it in how its face stands from the board.
+    matched = np.where(large, (colour_gap < colour_match) & (ratio_gap < ratio_match),
+                       (colour_gap < colour_match) | (ratio_gap < ratio_match))
+    base_print = on_base & matched
     # A board located a little off puts its prints up to a print's width from the model's places: one seen there
     # is the print only if it matches it closely in both ways.
     near_base = gaps.min(axis=0) < DISPLACED_PRINT_REACH * radius

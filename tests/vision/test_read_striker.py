@@ -45,6 +45,19 @@ def test_a_pale_striker_on_a_yellow_base_circle_is_the_striker(seed):
     assert reading.counts() == {"white": 1, "black": 1, "queen": 0, "striker": 1}
 
 
+@pytest.mark.parametrize("seed", [31, 32])
+def test_a_yellow_striker_half_over_a_yellow_base_circle_is_the_striker(seed):
+    board = load_board("carrom")
+    # Still 60055's striker: of the print's colour, 12 mm along the base line from the south-west base circle's
+    # centre, as a player sets it to shoot.
+    bx, by = printed_discs_mm(board)[1:][np.argmin([p[0] + p[1] for p in printed_discs_mm(board)[1:]])]
+    x, y = float(bx) + 12.0, float(by)
+    places = [("striker", x, y), ("white", 60.0, 120.0), ("black", -140.0, 60.0)]
+    reading = _read(places, seed=seed, look="painted_blue_red", difficulty="medium")
+    assert _kind_at(reading, x, y) == "striker"
+    assert reading.counts() == {"white": 1, "black": 1, "queen": 0, "striker": 1}
+
+
 @pytest.mark.parametrize("seed", [41, 42])
 def test_coins_on_the_far_base_line_are_not_the_striker(seed):
     board = load_board("carrom")
