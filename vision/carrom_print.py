@@ -64,6 +64,11 @@ ENGRAVING_SPREAD = 4.0
 """Lab spread over a face, beyond that of the free base circles in the same view, from which a disc on the
 centre circle is a coin (the queen, engraved and shaded) rather than the print of the same colour."""
 
+FLAT_PRINT_SPREAD = 6.0
+"""Upper-quartile Lab spread of a face under which a disc on the centre circle is the flat print even with coins
+all round it (the break formation with the queen gone, still 60092: 0.0); the queen's engraving and shading spread
+its face 13 and up there (break formations rendered with the lights of stills 60001-60020, easy and hard)."""
+
 MAX_PRINT_FIGURE_SPREAD = 35.0
 """Upper-quartile Lab spread of a face over which a disc inside the centre figure is the figure's print
 (star points of several colours), not a piece: a coin's face is one colour and its engraving."""
@@ -396,7 +401,9 @@ def printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, bo
                        found.centres_mm[:, None, 1] - found.centres_mm[None, :, 1])
     surrounded = ((between > 0) & (between < 2 * radius + 4.0)).sum(axis=1) >= 6
     engraved = spread > print_spread + ENGRAVING_SPREAD
-    centre_print = at_centre & looks_printed & ~surrounded & ~engraved
+    # Ringed by coins, a face as even as flat paint is still the print: the queen taken from the break formation.
+    flat = spread < FLAT_PRINT_SPREAD
+    centre_print = at_centre & looks_printed & (~surrounded | flat) & ~engraved
     in_figure = np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) < board.outer_circle_diameter_mm / 2
     figure_print = in_figure & (spread > MAX_PRINT_FIGURE_SPREAD)
     band = base_line_bands(found.centres_mm, board)
