@@ -37,6 +37,7 @@ put on the frame) and no longer holds the board.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -111,7 +112,7 @@ class SettleGate:
         self._table_sample = np.empty(0, int)
         self._table_reference: np.ndarray | None = None  # the table as last seen settled (or first seen)
         self._table_level: np.ndarray | None = None
-        self._table_bounds: tuple[np.ndarray, np.ndarray] | None = None
+        self._table_bounds: _RegionBounds | None = None
         self._work_scale: float | None = None
         self._crop: tuple[slice, slice] | None = None  # the part of the frame the gate looks at
         self._block = 1  # the whole factor it is first shrunk by
@@ -126,7 +127,7 @@ class SettleGate:
         self.free_change: np.ndarray | None = None
         self._reference: np.ndarray | None = None  # the last settled view
         self._reference_level: np.ndarray | None = None  # the typical colour of its rim
-        self._reference_bounds: tuple[np.ndarray, np.ndarray] | None = None  # its `_edge_bounds`
+        self._reference_bounds: _RegionBounds | None = None  # its `_edge_bounds` on the rim
         self._changed_at_s: np.ndarray | None = None  # per small pixel: when it last changed between frames
         self._still_since_s: float | None = None
         self._still_start: np.ndarray | None = None
@@ -195,6 +196,7 @@ class SettleGate:
         self._set_reference(small)
         if seen is not None and self._table is not None:
             self._table = self._table & cv2.erode(self.shrink(seen).view(np.uint8), SPECK_KERNEL)
+            self._table_bounds = self._edge_bounds(self._table_reference, self._table)
 
     def set_pieces(self, image: np.ndarray, centres_px: np.ndarray, radii_px: np.ndarray,
                    kinds: tuple[str, ...]) -> float | None:
@@ -302,7 +304,6 @@ class SettleGate:
         self._mask, self._rim = mask, rim
         self._board_px = max(1, int(np.count_nonzero(mask)))
         self._rim_px = int(np.count_nonzero(rim))
-        self._rim_u8 = rim.view(np.uint8)
         # The light level of the rim is judged on a sample of its pixels: a median of all is slow.
         self._rim_sample = np.flatnonzero(rim)[::RIM_SAMPLE_STEP]
         table = shrink(self._full_table) & ~mask & ~rim if self._full_table is not None else None
@@ -343,7 +344,7 @@ class SettleGate:
             return False
         needed = self.settings.arm_table_fraction * self._board_px
         patch, level = self._changed_since(small, self._table_bounds, self._table_level, self._table_sample,
-                                           self._table, dim_aware=True)
+                                           dim_aware=True)
         if cv2.countNonZero(patch) < needed:
             return False
         changed = _largest_patch(cv2.morphologyEx(patch, cv2.MORPH_OPEN, SPECK_KERNEL), needed)
@@ -386,27 +387,30 @@ class SettleGate:
 
     def _rim_change(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rim pixels that differ from the last settled view (uint8 mask), and the rim's colour now."""
-        return self._changed_since(small, self._reference_bounds, self._reference_level, self._rim_sample,
-                                   self._rim_u8)
+        return self._changed_since(small, self._reference_bounds, self._reference_level, self._rim_sample)
 
-    def _changed_since(self, small: np.ndarray, bounds: tuple[np.ndarray, np.ndarray], reference_level: np.ndarray,
-                       sample: np.ndarray, region: np.ndarray, *, dim_aware: bool = False
-                       ) -> tuple[np.ndarray, np.ndarray]:
-        """The pixels of `region` (uint8 mask) that differ from a reference view (its `_edge_bounds`), a
-        light change divided out (the region's typical colour, from its `sample`, then and now), and
-        that colour now."""
+    def _changed_since(self, small: np.ndarray, bounds: _RegionBounds, reference_level: np.ndarray,
+                       sample: np.ndarray, *, dim_aware: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """The pixels of a region (a uint8 mask of the view) that differ from a reference view (its
+        `_edge_bounds` there), a light change divided out (the region's typical colour, from its
+        `sample`, then and now), and that colour now."""
         level = _level(small, sample)
-        gain = (level + 1) / (reference_level + 1)
-        darkest, lightest = (_scaled(bound, gain) for bound in bounds)
-        beyond = cv2.max(cv2.subtract(small, lightest), cv2.subtract(darkest, small))
+        darkest, lightest = bounds.darkest, bounds.lightest
+        if not np.array_equal(level, reference_level):
+            gain = (level + 1) / (reference_level + 1)
+            darkest, lightest = _scaled(darkest, gain), _scaled(lightest, gain)
+        # Only the region's own pixels are compared (a fifth of the view or less), as a column of colours.
+        pixels = np.take(small.reshape(-1, 3), bounds.where, axis=0).reshape(-1, 1, 3)
+        beyond = cv2.max(cv2.subtract(pixels, lightest), cv2.subtract(darkest, pixels))
         limit = 2 * self.settings.pixel_change
         if dim_aware:
             limit *= float(np.clip(level.max() / self.settings.dim_table_level, 0.5, 1.0))
-        patch = (_largest_channel(beyond) > limit).view(np.uint8) & region
+        patch = np.zeros(small.shape[:2], np.uint8)
+        patch.reshape(-1)[bounds.where[_largest_channel(beyond).reshape(-1) > limit]] = 1
         return patch, level
 
-    def _edge_bounds(self, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The darkest and lightest a pixel may be and still match `reference`.
+    def _edge_bounds(self, reference: np.ndarray, region: np.ndarray) -> _RegionBounds:
+        """The darkest and lightest each pixel of `region` (a mask) may be and still match `reference`.
 
         A view moved with the board (a bump) lies a pixel off at sharp edges: there a pixel
         matches when it lies within the colours next to it. Elsewhere only its own colour
@@ -416,7 +420,9 @@ class SettleGate:
         flat = (_largest_channel(cv2.subtract(lightest, darkest)) <= 2 * self.settings.pixel_change).view(np.uint8)
         cv2.copyTo(reference, flat, darkest)
         cv2.copyTo(reference, flat, lightest)
-        return darkest, lightest
+        where = np.flatnonzero(region)
+        return _RegionBounds(where, *(np.take(bound.reshape(-1, 3), where, axis=0).reshape(-1, 1, 3)
+                                      for bound in (darkest, lightest)))
 
     def _set_reference(self, small: np.ndarray) -> None:
         self._set_rim_reference(small)
@@ -425,15 +431,24 @@ class SettleGate:
     def _set_rim_reference(self, small: np.ndarray) -> None:
         self._reference = small
         self._reference_level = _level(small, self._rim_sample)
-        self._reference_bounds = self._edge_bounds(small)  # made once per view: the rim is compared every frame
+        self._reference_bounds = self._edge_bounds(small, self._rim)  # once per view: the rim is compared every frame
 
     def _set_table_reference(self, small: np.ndarray) -> None:
         if self._table is not None:
             self._table = self._table_all
             self._table_reference = small
             self._table_level = _level(small, self._table_sample)
-            self._table_bounds = self._edge_bounds(small)
+            self._table_bounds = self._edge_bounds(small, self._table)
 
+
+
+class _RegionBounds(NamedTuple):
+    """The darkest and lightest colours that match a reference view at a region's pixels (flat indices
+    `where` into the view), each an (n, 1, 3) column in that order."""
+
+    where: np.ndarray
+    darkest: np.ndarray
+    lightest: np.ndarray
 
 
 def _contrasts(small: np.ndarray, centres: np.ndarray, radii: np.ndarray) -> list[float | None]:
