@@ -150,7 +150,7 @@ class SettleGate:
                 # in and aims before the board ever settled is seen too.
                 self._set_table_reference(small)
         else:
-            changed = self._changed(small, self._previous)
+            changed = _channel_change(small, self._previous) > s.pixel_change
             self._changed_at_s[changed] = t_s
             solid = _solid(changed)
             motion = np.count_nonzero(solid & self._mask) / board_px
@@ -314,9 +314,6 @@ class SettleGate:
     def _drifted(self, small: np.ndarray, board_px: int) -> bool:
         changed = _solid(_channel_change(small, self._still_start) > self._drift_change) & self._mask
         return np.count_nonzero(changed) / board_px > self.settings.moving_fraction
-
-    def _changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return _channel_change(a, b) > self.settings.pixel_change
 
     def _free_motion(self, changed: np.ndarray, board_px: int) -> float:
         """Share of the board changed in regions that do not reach the rim: moving pieces."""
