@@ -38,6 +38,10 @@ ARM_GONE_S = 0.4  # no arm seen moving over the board for this long, one seen th
 STRIKE_FRAMES = 3  # ... going on for this many frames in a row
 FAINT_MOTION = 1e-4  # crokinole: any free motion (a pale disc sliding on a pale board), to time a shot seen otherwise
 STRIKE_SHARE_OF_PEAK = 0.35  # ... with at least this share of the total motion of the stroke's largest such run
+# The striking hand withdrawing over the pieces it just set rolling joins them to the rim for a few frames: runs
+# of free motion this close before a strike's run are the same stroke, which struck at the first of them
+# (less than AIM_S: the striker set down, then aimed, is not).
+STRIKE_JOIN_S = 0.2
 # A run of motion that the hand holds still over the board right after (within SET_DOWN_GAP_S), for at least
 # AIM_S before more motion, set the striker down: the player aims, then strikes.
 SET_DOWN_GAP_S = 0.1
@@ -127,6 +131,16 @@ class _Segment:
                 strikes.append(start)
         return strikes
 
+    def began_s(self, strike_s: float, *, min_motion: float) -> float:
+        """When the motion of the stroke struck at `strike_s` (one of `strikes_s`) began: the runs of free
+        motion just before its run, each less than `STRIKE_JOIN_S` before the next, are the same stroke."""
+        before = [run for run in _runs(self.free_motion, min_motion=min_motion) if run.start_s < strike_s]
+        for run in reversed(before):
+            if strike_s - run.end_s > STRIKE_JOIN_S:
+                break
+            strike_s = run.start_s
+        return strike_s
+
     def _last_aim_end_s(self, runs: list[_Run]) -> float | None:
         """When the last aim ended of those that follow, one each, the long runs from the first on (None: none)."""
         aimed_s = None
@@ -144,6 +158,8 @@ class _Segment:
         for t_s, share in self.arm_motion:
             if t_s <= end_s:
                 continue
+            if last_s is None and share < 1.0 and t_s - end_s <= SET_DOWN_GAP_S:
+                continue  # the hand that set the striker down comes to rest
             if share < 1.0 or t_s - (end_s if last_s is None else last_s) > SET_DOWN_GAP_S:
                 break
             first_s = first_s if first_s is not None else t_s
@@ -408,7 +424,8 @@ class BoardAnalyzer:
                 unchanged = partial(spots_unchanged, self._read_frame, frame.image, homography=self._homography)
             start_s = segment.start_s if segment.start_s is not None else hole_entries[0]
             strikes_s = segment.strikes_s(min_motion=MIN_STRIKE_MOTION[self.game], aimed=self.game == "carrom")
-            strike_s = strikes_s[0] if strikes_s else None
+            # The hand lingering over the pieces it struck may hide the first frames of the first strike.
+            strike_s = segment.began_s(strikes_s[0], min_motion=MIN_STRIKE_MOTION[self.game]) if strikes_s else None
             motion = Motion(start_s, strike_s, tuple(self._pockets.activity()), hole_entries,
                             self._hole is not None and self._hole.is_full, unchanged,
                             self._ditch.landings() if self._ditch is not None else (), ditch_discs,

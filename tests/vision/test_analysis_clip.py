@@ -14,7 +14,8 @@ import pytest
 from bench.event_matching import match_events
 from boardreader.analysis_run import AnalysisRun
 from bench.truth_playback import TruthPlayback
-from vision.analysis import AIM_S, ARM_GONE_S, ARM_MOTION, MIN_STRIKE_MOTION, _Segment, spots_unchanged
+from vision.analysis import (AIM_S, ARM_GONE_S, ARM_MOTION, MIN_STRIKE_MOTION, STRIKE_JOIN_S, _Segment,
+                             spots_unchanged)
 from vision.sources import VideoFileSource
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_images" / "simulated" / "carrom" / "video"
@@ -138,6 +139,19 @@ def test_the_striker_set_down_before_an_aim_is_no_strike_the_motion_after_the_ai
     assert aimed.strikes_s(min_motion=0.003) == pytest.approx([1.0])
 
 
+def test_an_aim_is_seen_though_the_hand_that_set_the_striker_down_still_stirred_a_frame_after():
+    fps = 30
+    made = _Segment()
+    for i in range(30, 90):
+        set_down = 30 <= i < 33
+        settling = i == 33  # the hand still moving a little, no longer moving the striker
+        aiming = 34 <= i < 52
+        rolling = 52 <= i < 70
+        made.free_motion.append((i / fps, 0.03 if set_down else 0.001 if settling else 0.008 if rolling else 0.0))
+        made.arm_motion.append((i / fps, 1.0 if aiming else 0.002 if settling else 0.0))
+    assert made.strikes_s(min_motion=0.003, aimed=True) == pytest.approx([52 / fps])
+
+
 def test_a_faint_shot_is_timed_by_the_run_of_free_motion_with_the_most_of_it_and_flickers_are_no_run():
     segment = _Segment()
     # As the light disc of tuning clip 5002 at 107 s: a hand's flicker, then the pale disc sliding, too faint to strike.
@@ -148,3 +162,27 @@ def test_a_faint_shot_is_timed_by_the_run_of_free_motion_with_the_most_of_it_and
     assert segment.strikes_s(min_motion=MIN_STRIKE_MOTION["crokinole"]) == []
     assert segment.faint_strike_s() == pytest.approx(107.30)
     assert _Segment().faint_strike_s() is None
+
+
+def test_a_strike_begins_at_its_first_free_motion_though_the_withdrawing_hand_hid_the_next_frames():
+    fps = 30
+
+    def segment(*, hidden_frames):
+        made = _Segment()
+        for i in range(20, 80):
+            aiming = i < 30  # the hand held still over the board: no free motion
+            first = 30 <= i < 32  # the striker leaves the finger, a coin beside it struck at once ...
+            hidden = 32 <= i < 32 + hidden_frames  # ... then the withdrawing hand joins them to the rim
+            made.free_motion.append((i / fps, 0.0 if aiming or hidden else 0.008 if first or i < 70 else 0.0))
+            made.arm_motion.append((i / fps, 1.0 if aiming or hidden else 0.0))
+        return made
+
+    joined = segment(hidden_frames=4)
+    (strike_s,) = joined.strikes_s(min_motion=0.003, aimed=True)
+    assert strike_s == pytest.approx(36 / fps)  # the first run of three frames and more
+    assert joined.began_s(strike_s, min_motion=0.003) == pytest.approx(30 / fps)
+    # Free motion that stopped for longer is another movement (the striker set down, then an aim).
+    apart = segment(hidden_frames=round(STRIKE_JOIN_S * fps) + 3)
+    (strike_s,) = apart.strikes_s(min_motion=0.003)
+    assert apart.began_s(strike_s, min_motion=0.003) == pytest.approx(strike_s)
+
