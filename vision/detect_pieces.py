@@ -21,6 +21,7 @@ from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYM
                                  clear_of_print, coin_on_print, printed_discs_mm, printed_faint_region, printed_mask,
                                  printed_outline)
 from vision.carrom_striker import CoinRims, coin_rims_inside, large_piece_among, striker_decided
+from vision.crokinole_shaded import SHADED_RIMS, flat_in_the_light, shaded_discs
 from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, longest_arc,
                                  rim_edges, rim_radius, verify_rims)
 from vision.face_shading import shaded_as_coins
@@ -251,9 +252,11 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
                            faint_elsewhere=faint_on_print if isinstance(board, CarromBoard) else None,
                            elsewhere_region=lambda px, r=size.radius_mm: printed_faint_region(view.to_mm(px), board,
                                                                                               radius_mm=r),
-                           partial=HALF_RIMS if isinstance(board, CarromBoard) and k == 0 else None,
+                           partial=HALF_RIMS if isinstance(board, CarromBoard) and k == 0 else (
+                               SHADED_RIMS if isinstance(board, CrokinoleBoard) else None),
                            partial_region=lambda px: by_pockets(view.to_mm(px), board,
-                                                                clear_mm=HALF_RIM_SURROUND_REACH * size.radius_mm))
+                                                                clear_mm=HALF_RIM_SURROUND_REACH * size.radius_mm)
+                           if isinstance(board, CarromBoard) else np.zeros(len(px), bool))
         mm = view.to_mm(found.centres_px)
         r_mm = found.radii_px / s
         # The measured radius must be nearer this size than any other.
@@ -286,6 +289,12 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
                                MIN_STEP_SHARE_CARROM if isinstance(board, CarromBoard) else MIN_STEP_SHARE)
     candidates = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, np.zeros((len(size_arr), 3)),
                                  np.zeros((len(size_arr), 3)))
+    if isinstance(board, CrokinoleBoard):
+        # A disc of the board's own colour steps little in colour round its rim, and may show part of it only: its
+        # bevel's shading may judge it instead (`_faint_pieces`), and it fills only a gap the clear rims left.
+        shaded = partial_arr | ~filled
+        partial_arr, faint_arr, on_print_arr = shaded, faint_arr | shaded, on_print_arr & ~shaded
+        filled |= shaded
     # A light coin on a light board steps little in colour, but shows its whole rim: an open arc cannot. Nor need
     # it, where the light shades its face as it shades the clear coins'.
     if isinstance(board, CarromBoard):
@@ -435,6 +444,8 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
     if isinstance(board, CrokinoleBoard):
         # The 20-hole is a disc-sized circle of its own; it must not crowd out a disc leaning over it.
         printed |= hole_mask(found.centres_mm, board=board)
+        printed |= flat_in_the_light(lab, view, found.centres_mm, found.radii_mm, board=board, face_lab=colour,
+                                     surround_lab=surround)
     found, score_arr = found.filter(~printed), score_arr[~printed]
     allowed_mm = 0.3 * sizes[0].radius_mm
     keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
@@ -487,9 +498,17 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     if isinstance(board, CrokinoleBoard):
         # The wood's grain draws faint disc-sized arcs around the board's own colour; a disc's face is its team's
         # colour all over. (The board around a disc by the 20-hole is not even: the hole is in it.)
-        even = (np.linalg.norm(colour - surround, axis=1) >= CROKINOLE_FAINT_MIN_FACE_GAP) & (
+        even = ~partial & (np.linalg.norm(colour - surround, axis=1) >= CROKINOLE_FAINT_MIN_FACE_GAP) & (
             face_spread(lab, centres_px, colour, radius_px=0.6 * sizes[0].radius_mm * s)
             <= CROKINOLE_FAINT_MAX_FACE_SPREAD)
+        # A disc of the board's own colour, or one showing part of its rim only, shows its bevel's shading instead.
+        r = sizes[0].radius_mm
+        is_clear = faint_region(candidates.centres_mm, board, radius_mm=r) & (
+            np.hypot(*candidates.centres_mm.T) >= board.hole_diameter_mm / 2 + r / 2)
+        even |= shaded_discs(lab, view, candidates.centres_mm, candidates.radii_mm, board=board, face_lab=colour,
+                             surround_lab=surround, is_clear=is_clear)
+        # Judged: the tests of carrom's half rims below are not theirs.
+        partial = np.zeros(len(candidates), bool)
     else:
         # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround.
         around = face_spread(lab, centres_px, surround, inner_px=1.15 * sizes[0].radius_mm * s,
