@@ -44,6 +44,7 @@ LOST_UNREAD = 3
 STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
 CROKINOLE_COLOURS = ("light", "dark")
 CLEARED_DISCS = 3  # crokinole: this many discs and more taken off an emptied board, nothing struck, is a clearing
+CLEARED_LEFT = 1  # crokinole: discs read on a board so cleared that were not read where a disc lay, at most
 HIDDEN_IN_HOLE = ("dark",)  # crokinole: disc colours that can lie in the 20-hole unseen, when the hole cannot say
 # Crokinole: a ditch sector that gained this share of a disc's look takes part in an arrival, and
 # neighbouring sectors that gained this many discs between them (less what the sectors beside them
@@ -379,11 +380,17 @@ class EventInferer:
             if hidden is not None:
                 observations.append(hidden)
                 entries = [(hidden.t_s, None)]
-        cleared = not reading.pieces and (len(missing) >= CLEARED_DISCS or (self.round_ended and missing))
+        # Every disc taken off with nothing struck: the board cleared for the next round, not removals. One disc
+        # read there still, and not where a disc lay, is no disc left behind: the reader's phantom, or the next
+        # round's first disc set down; it is taken as new, to be confirmed by the next reading.
+        cleared = (not reading.pieces and (len(missing) >= CLEARED_DISCS or (self.round_ended and missing))) or (
+            len(missing) >= CLEARED_DISCS and len(reading.pieces) <= CLEARED_LEFT and not still)
         if self.game == "crokinole" and motion.strike_s is None and cleared:
-            # Every disc taken off with nothing struck: the board cleared for the next round, not removals.
             for track in missing:
                 self._tracks.remove(track)
+            for track, piece in moved:
+                self._tracks.remove(track)
+                self._new_track(piece, appeared_s=motion.start_s)
             missing = []
         for track in missing:
             if track.missing_since_s is None:

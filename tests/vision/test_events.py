@@ -272,6 +272,18 @@ def test_crokinole_a_board_cleared_by_hand_for_the_next_round_is_no_removal():
     assert kinds(observations) == [("off_board", "light", None), ("off_board", "dark", None)]
 
 
+def test_crokinole_a_board_cleared_by_hand_with_one_phantom_disc_read_is_no_removal():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
+    discs = [("light", 60, 0), ("dark", -60, 20), ("dark", 0, 110), ("light", 30, -90)]
+    inf.settled(reading(*discs, game="crokinole"), 0.0, None)
+    # The reader took print for a light disc where none lay: the board was still cleared.
+    phantom = reading(("light", 141, 162), game="crokinole")
+    assert inf.settled(phantom, 2.0, Motion(1.5, None)) == []
+    # Not read again, it was never there.
+    assert inf.settled(reading(game="crokinole"), 4.0, Motion(3.5, None)) == []
+    assert inf.kinds_on_board() == {}
+
+
 def test_a_piece_of_another_kind_come_to_rest_where_a_pocketed_one_lay_is_not_taken_for_it():
     inf = inferer()
     busy = (PocketActivity(2, 0.3, 1.7),)
