@@ -683,8 +683,7 @@ class EventInferer:
                       so_far: list[Observation], motion: Motion) -> list[Observation]:
         """The striker (shooter) gone after a stroke: into a pocket, back in a hand, or off the board.
 
-        Only a pocket clearly busy with no coin gone into it took the striker; in carrom, with no
-        hand over the board since the strike, one that took a coin too did (held for review). Otherwise a hand
+        Only a pocket clearly busy with no coin gone into it took the striker. Otherwise a hand
         that reached over the board after the (last) strike picked it up for the next stroke;
         with none, and no pocket stirred since the strike, a couronne shooter jumped off (when is not seen: the
         strike's time, held for review).
@@ -695,13 +694,6 @@ class EventInferer:
             return []
         taken = {o.pocket for o in so_far if o.type == "pocketed"}
         free = [a for a in busy if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
-        if not free and self.game == "carrom" and motion.strike_s is not None and motion.hand_after_strike is False:
-            # No hand picked the striker up: it went with a coin into a pocket stirred after the strike.
-            after = [a for a in busy if a.peak_t_s is not None and a.peak_t_s >= motion.strike_s]
-            if after:
-                best = max(after, key=lambda a: a.energy)
-                return [Observation(best.peak_t_s, "pocketed", STROKE_PIECES[self.game], best.pocket,
-                                    confidence=0.6, needs_review=True)]
         if not free:
             # Only couronne rings jump; a pocket stirred at all after the strike more likely took it, unseen.
             stirred = any(a.pocket not in taken and a.peak_t_s is not None and motion.strike_s is not None

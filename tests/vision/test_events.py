@@ -487,16 +487,6 @@ def test_a_striker_gone_with_a_pocket_stirred_a_little_or_on_a_carrom_board_is_n
 
 
 
-def test_a_carrom_striker_gone_with_a_coin_into_one_pocket_and_no_hand_since_went_in_too_for_review():
-    for hand, expected in ((False, [("shot", "striker", None), ("pocketed", "white", 2), ("pocketed", "striker", 2)]),
-                           (True, [("shot", "striker", None), ("pocketed", "white", 2)])):
-        inf = inferer()
-        after = reading(("black", 40, 0), ("queen", -40, 0))  # the white and the striker gone
-        observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (PocketActivity(2, 0.9, 1.7),), hand_after_strike=hand))
-        assert kinds(observations) == expected, hand
-        assert all(o.needs_review for o in observations if o.piece == "striker" and o.type == "pocketed")
-
-
 def test_couronne_a_stroke_struck_before_the_board_settled_is_a_second_shot_held_for_review():
     inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
     inf.settled(reading(("pink", 0, 0), ("blue", 40, 0), ("shooter", 0, -250), game="couronne"), 0.0, None)
