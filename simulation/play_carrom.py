@@ -17,7 +17,7 @@ import numpy as np
 from calibration.geometry import CarromBoard
 from simulation.physics import Table
 from simulation.physics_boards import COIN, STRIKER, carrom_table
-from simulation.play_clock import Recorder
+from simulation.play_clock import Recorder, lifted_while_aiming
 from simulation.players import Skill, carrom_flick
 from simulation.scene import Seat, Timeline
 from simulation.play_referee import Referee
@@ -160,9 +160,9 @@ def _stroke(table: Table, board: CarromBoard, recorder: Recorder, striker: int, 
             # ICF 107: the last own coin before the queen loses the board; go for the queen.
             targets = {"queen"}
     is_break = live.get("strokes", 0) == 0 or (live.get("break_attempts", 0) > 0 and _formation_intact(table))
-    table.set_aside(striker, "off")
-    flick = carrom_flick(table, board, seat=seat, striker_id=striker, target_kinds=targets, is_break=is_break,
-                         rng=rng, skill=skills[side])
+    with lifted_while_aiming(table, (striker,)):
+        flick = carrom_flick(table, board, seat=seat, striker_id=striker, target_kinds=targets, is_break=is_break,
+                             rng=rng, skill=skills[side])
     outcome = recorder.shoot(striker, flick, seat=seat, side=side)
     pocketed = [table.piece(c.piece_id).kind for c in outcome.captures if c.piece_id != striker]
     touched = any(striker in (c.piece_a, c.piece_b) for c in outcome.contacts)

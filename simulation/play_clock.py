@@ -8,6 +8,8 @@ rate, so the events of a seed are the same at any fps.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +35,22 @@ class Flick:
     y_mm: float
     vx_mm_s: float
     vy_mm_s: float
+
+
+@contextmanager
+def lifted_while_aiming(table: Table, piece_ids: tuple[int, ...]) -> Iterator[None]:
+    """The pieces off the board while a player plans a shot, then back where they lay.
+
+    A striker (or shooter) the last stroke left on the board is no obstacle to the
+    next shot, but it stays in view until the hand comes to take it (`Recorder.shoot`'s
+    `lift`): a piece never leaves the board by itself.
+    """
+    lying = [(i, state.x_mm, state.y_mm) for i in piece_ids if (state := table.piece(i)).status == "board"]
+    for i in piece_ids:
+        table.set_aside(i, "off")
+    yield
+    for i, x_mm, y_mm in lying:
+        table.place(i, x_mm, y_mm)
 
 
 class Recorder:
@@ -88,14 +106,19 @@ class Recorder:
         self.table.set_aside(piece_id, status, x_mm=x_mm, y_mm=y_mm)
         self.event("off_board", piece=kind, reason=reason)
 
-    def shoot(self, piece_id: int, flick: Flick, *, seat: Seat, side: str) -> StrokeResult:
+    def shoot(self, piece_id: int, flick: Flick, *, seat: Seat, side: str, lift: tuple[int, ...] = ()) -> StrokeResult:
         """One shot: the hand sets the piece at the flick's spot, flicks it, and play runs to rest.
 
         Captures become truth events at the moment they happen (`pocketed` with
-        the pocket, `sunk_20`, `off_board`).
+        the pocket, `sunk_20`, `off_board`). The pieces in `lift` (a striker lying
+        where the last stroke left it) leave the board only when the hand has come
+        over it, as a player's hand takes them: never by themselves.
         """
         t_start = self.t_s
         self.wait(HAND_PLACE_S)
+        for lifted in lift:
+            if lifted != piece_id:
+                self.table.set_aside(lifted, "off")
         self.table.place(piece_id, flick.x_mm, flick.y_mm)
         self.wait(HAND_AIM_S)
         t_strike = self.t_s

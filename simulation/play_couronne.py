@@ -16,7 +16,7 @@ import numpy as np
 from calibration.geometry import CouronneBoard
 from simulation.physics import Table
 from simulation.physics_boards import RING, SHOOTER_RING, couronne_table, seat_to_board
-from simulation.play_clock import Recorder
+from simulation.play_clock import Recorder, lifted_while_aiming
 from simulation.players import Skill, couronne_flick
 from simulation.scene import Seat, Timeline
 from simulation.play_referee import Referee
@@ -116,12 +116,11 @@ def play_couronne(board: CouronneBoard, *, seed: int, fps: float, max_strokes: i
 def _stroke(table: Table, board: CouronneBoard, recorder: Recorder, shooters: dict[str, int], side: str,
             skill: Skill, rng: np.random.Generator) -> dict[str, Any]:
     shooter = shooters[side]
-    for other in shooters.values():
-        table.set_aside(other, "off")
     seat = SEAT_OF_SIDE[side]
-    flick = couronne_flick(table, board, seat=seat, shooter_id=shooter, own_kind=side, is_break=recorder.strokes == 0,
-                           rng=rng, skill=skill)
-    outcome = recorder.shoot(shooter, flick, seat=seat, side=side)
+    with lifted_while_aiming(table, tuple(shooters.values())):
+        flick = couronne_flick(table, board, seat=seat, shooter_id=shooter, own_kind=side,
+                               is_break=recorder.strokes == 0, rng=rng, skill=skill)
+    outcome = recorder.shoot(shooter, flick, seat=seat, side=side, lift=tuple(shooters.values()))
     pocketed = {"own": 0, "opponent": 0}
     off_board = {"own": 0, "opponent": 0}
     shooter_pocketed = shooter_off = False

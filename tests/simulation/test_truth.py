@@ -6,6 +6,7 @@ import pytest
 from calibration.geometry import load_board
 from simulation import truth
 from simulation.play_carrom import play_carrom
+from simulation.play_clock import HAND_PLACE_S
 from simulation.play_couronne import RINGS_PER_SIDE, play_couronne
 from simulation.play_crokinole import DISCS_PER_SIDE, play_crokinole
 from simulation.play_still import still_scene
@@ -52,6 +53,20 @@ def test_frames_are_evenly_spaced_and_pieces_end_at_rest(game, request):
     assert times == pytest.approx([k / FPS for k in range(len(times))])
     assert all(p.status != "moving" for p in timeline.frames[-1].pieces)
     assert any(p.status == "moving" for f in timeline.frames for p in f.pieces)
+
+
+@pytest.mark.parametrize("game", ["carrom", "couronne"])
+def test_a_striker_left_lying_leaves_the_board_only_once_the_next_hand_is_over_it(game, request):
+    timeline = request.getfixturevalue(game)
+    hand_arrives_s = [shot.t_start_s + HAND_PLACE_S for shot in timeline.shots]
+    # Lying at rest, then gone or somewhere else without rolling there: taken by a hand.
+    lifted_s = [after.t_s for before, after in zip(timeline.frames, timeline.frames[1:])
+                for a, b in zip(before.pieces, after.pieces)
+                if a.kind in ("striker", "shooter") and a.status == "board"
+                and (b.status == "off" or (b.status == "board" and (a.x_mm, a.y_mm) != (b.x_mm, b.y_mm)))]
+    assert lifted_s  # the fixtures' strokes leave strikers lying
+    for t_s in lifted_s:
+        assert min(abs(t_s - arrive_s) for arrive_s in hand_arrives_s) <= 1.0 / FPS
 
 
 def _split_by_shot(events):
