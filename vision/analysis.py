@@ -80,8 +80,8 @@ class _Segment:
     """The movement since the last settled reading."""
 
     start_s: float | None = None
-    # (t_s, share of the board) per moving frame; the last few minutes only, so a board that
-    # never settles (a crowd in view) does not grow memory.
+    # (t_s, share of the board) per frame since the movement started (0 when still); the last few minutes only,
+    # so a board that never settles (a crowd in view) does not grow memory.
     free_motion: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=MAX_SEGMENT_FRAMES))
     # (t_s, share of the board) per moving frame changed in parts that reach the rim (an arm), 1.0 while one is
     # held in; the same few minutes.
@@ -91,6 +91,12 @@ class _Segment:
         """Movement since the last settled reading started at `t_s` (if not earlier)."""
         if self.start_s is None:
             self.start_s = t_s
+
+    def still(self, t_s: float) -> None:
+        """Nothing moved in the frame at `t_s`: it ends a run of free motion (a piece vanishing in one frame and
+        another stirring a few frames later are no strike's rolling)."""
+        if self.start_s is not None:
+            self.free_motion.append((t_s, 0.0))
 
     def hand_came_after(self, t_s: float | None) -> bool | None:
         """Whether an arm reached over the board anew after `t_s` (the strike), not the striking one withdrawing.
@@ -111,8 +117,8 @@ class _Segment:
         the aim.
 
         The board need not settle between two strokes (pieces still rolling when the next
-        player reaches in): a strong run of free motion after an arm came over the board
-        anew, beyond the striking one withdrawing, is the next stroke.
+        player reaches in): a strong run of free motion at least `AIM_S` after an arm came
+        over the board anew, beyond the striking one withdrawing, is the next stroke.
         """
         runs = _runs(self.free_motion, min_motion=min_motion)
         # The hand setting the striker down moves it too: the stroke is struck after the aim.
@@ -127,7 +133,9 @@ class _Segment:
         strikes = strong[:1]
         for start in strong[1:]:
             arm_s = self._arm_came_s(strikes[-1])
-            if arm_s is not None and arm_s < start:
+            # The next player sets the striker down and aims before striking: an arm seen only just before
+            # the run is a piece knocking the board's frame (or the picture's edge), not a hand.
+            if arm_s is not None and start - arm_s >= AIM_S:
                 strikes.append(start)
         return strikes
 
@@ -397,8 +405,10 @@ class BoardAnalyzer:
             segment.arm_motion.append((frame.t_s, 1.0 if gate.is_occluded
                                        else gate.motion_fraction - gate.free_motion_fraction))
             self._drop_ahead()
-        elif self.read_ahead and not gate.is_settled and frame.t_s - gate.still_since_s >= READ_AHEAD_AFTER_S:
-            self._read_ahead(frame, gate.still_since_s)
+        else:
+            segment.still(frame.t_s)
+            if self.read_ahead and not gate.is_settled and frame.t_s - gate.still_since_s >= READ_AHEAD_AFTER_S:
+                self._read_ahead(frame, gate.still_since_s)
         if not gate.is_new_settle:
             return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
         held = self._track(frame) if self._frames_since_track else None

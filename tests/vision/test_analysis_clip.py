@@ -103,6 +103,8 @@ def test_a_second_strong_run_of_motion_after_a_new_arm_is_a_second_stroke_and_wi
             made.free_motion.append((t_s, 0.01 if rolling else 0.0))
             if arm_between == "new":
                 arm = 2.5 <= t_s < 2.9  # the striker's hand gone, the next player's reaching in
+            elif arm_between == "knock":
+                arm = 2.95 <= t_s < 3.0
             else:
                 arm = arm_between == "lingering" and i % 3 == 0  # one hand fiddling on from first to last
             made.arm_motion.append((t_s, 1.0 if arm else 0.0))
@@ -111,6 +113,22 @@ def test_a_second_strong_run_of_motion_after_a_new_arm_is_a_second_stroke_and_wi
     assert segment(arm_between="new").strikes_s(min_motion=0.003) == pytest.approx([1.0, 3.0])
     assert segment(arm_between="lingering").strikes_s(min_motion=0.003) == pytest.approx([1.0])
     assert segment(arm_between=None).strikes_s(min_motion=0.003) == pytest.approx([1.0])
+    # A piece knocking the board's frame just before it rolls on is seen a frame or two: no hand that aimed.
+    assert segment(arm_between="knock").strikes_s(min_motion=0.003) == pytest.approx([1.0])
+
+
+def test_pieces_stirring_in_single_frames_between_still_ones_are_no_strike():
+    # As carrom clip 5133 at 69.5 s: a piece vanishes in one frame, two others stir a few frames apart.
+    segment = _Segment()
+    for i in range(60):
+        t_s = i / 30
+        if i in (3, 8, 12):
+            segment.begin(t_s)
+            segment.free_motion.append((t_s, 0.05))
+            segment.arm_motion.append((t_s, 0.0))
+        else:
+            segment.still(t_s)
+    assert segment.strikes_s(min_motion=0.003) == []
 
 
 def test_the_striker_set_down_before_an_aim_is_no_strike_the_motion_after_the_aim_is():
