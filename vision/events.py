@@ -34,7 +34,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from vision.pieces import BoardReading, Piece
-from vision.pockets import DITCH_SECTORS, MOUTH_SHARE, PocketActivity
+from vision.pockets import DITCH_SECTORS, MOUTH_SHARE, PocketActivity, PocketSpell
 
 MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
@@ -52,7 +52,8 @@ HIDDEN_IN_HOLE = ("dark",)  # crokinole: disc colours that can lie in the 20-hol
 ARRIVAL_SHARE = 0.1
 ARRIVAL_DISC = 0.2
 LANDING_REACH_RAD = np.pi / 4  # crokinole: a disc knocked off enters the ditch within this bearing of where it lay
-STRIKER_POCKET_ENERGY = 0.05  # a pocket's activity (PocketActivity.energy) that a striker dropping in makes at least
+# A pocket's activity (PocketActivity.energy) that a striker, or any piece no reading saw, makes dropping in.
+STRIKER_POCKET_ENERGY = 0.05
 # Carrom, couronne: a struck piece covers the way from where it lay to a pocket at no more than this on
 # average from the strike (it must be hit first): a pocket busiest sooner was stirred by something else.
 # Simulated strokes need up to 1.1 m/s; pockets wrongly credited needed 3-4 m/s.
@@ -130,7 +131,8 @@ class Motion:
             if before is not None:
                 peak = before if before.energy >= a.energy else a
                 a = PocketActivity(a.pocket, before.energy + a.energy, peak.peak_t_s,
-                                   a.glimpse_t_s if a.glimpse_t_s is not None else before.glimpse_t_s)
+                                   a.glimpse_t_s if a.glimpse_t_s is not None else before.glimpse_t_s,
+                                   before.spells + a.spells)
             pockets[a.pocket] = a
         strike_s = self.strike_s if self.strike_s is not None else later.strike_s
         return Motion(self.start_s, strike_s, tuple(pockets[i] for i in sorted(pockets)),
@@ -330,9 +332,12 @@ class EventInferer:
         missing = [t for t in unmatched_tracks if t.kind != stroke_piece and t.appeared_s is None]
         touched = {t.track_id for t in missing} | {t.track_id for t, _ in moved_really}
         on_board_before = [t for t in self._tracks if t.appeared_s is None]
+        placed_then_gone = []  # tentative pieces not seen again: never there, unless a pocket says they went in
         for track in unmatched_tracks:
             if track.appeared_s is not None:
-                self._tracks.remove(track)  # a tentative piece not seen again was never there
+                self._tracks.remove(track)
+                if track.announce and track.kind != stroke_piece:
+                    placed_then_gone.append(track)
         # A stroke moves or takes pieces; the striker alone coming and going between strokes
         # (picked up, put on the base line) is no stroke unless pieces rolled on their own.
         # The striker is on the board when struck: after a strike with none to be seen (and none
@@ -392,6 +397,7 @@ class EventInferer:
                 self._tracks.remove(track)
                 self._new_track(piece, appeared_s=motion.start_s)
             missing = []
+        shared = self._share_spells([t for t in missing if t.missed == 0], busy, motion)
         for track in missing:
             if track.missing_since_s is None:
                 landed_s = self._came_to_ditch_s(track, landings, motion)
@@ -410,8 +416,10 @@ class EventInferer:
                 self._lost.append(track)
                 self._tracks.remove(track)
             elif explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
-                observations.append(self._gone(track, reachable if explained else []))
+                observations.append(self._gone(track, reachable if explained else [], shared.get(track.track_id)))
                 self._tracks.remove(track)
+        if not (strikers_gone or vanished):
+            observations += self._placed_and_pocketed(placed_then_gone, busy, observations, motion)
         observations += self._striker_gone(strikers_gone, vanished, is_stroke, busy, observations, motion)
         if self.game == "crokinole":
             # The last shot's 20s taken out again come first: before this view's shot, if there is one.
@@ -547,7 +555,10 @@ class EventInferer:
         the first change of the ditch at its bearing before that shot's strike. Otherwise its
         counted landing nearest its bearing (taken from `landings`). Not counted (a dark disc in a
         dark ditch, one come against discs lying there): the motion, else any change of the ditch,
-        near its bearing after the strike; else the motion anywhere after the strike.
+        near its bearing once it could have got there; else the motion, else any change, anywhere
+        then. It could not land before the shot disc came from the shooting line to it and it went
+        on to the ditch, at `MAX_POCKETING_SPEED_MM_S` at most: what the ditch did before that
+        was the shooter's hand.
         """
         counted = self._landing(track, landings) if landings else None
         bearing = track.bearing_rad
@@ -559,13 +570,18 @@ class EventInferer:
                 return min(removed)
         if counted is not None:
             return counted
+        way_mm = 2 * max(0.0, self._shooting_line_mm - np.hypot(track.x_mm, track.y_mm))
+        earliest_s = None if strike_s is None else strike_s + way_mm / MAX_POCKETING_SPEED_MM_S
         for seen in (motion.ditch, motion.ditch_changes):
-            near = [(t_s, angle) for t_s, angle in _after(seen, strike_s)
+            near = [(t_s, angle) for t_s, angle in _after(seen, earliest_s)
                     if _angle_apart(angle, bearing) <= LANDING_REACH_RAD]
             if near:
                 return self._landing(track, near)
-        spells = _after(motion.ditch, strike_s)
-        return self._landing(track, spells) if spells else None
+        for seen in (motion.ditch, motion.ditch_changes):
+            anywhere = _after(seen, earliest_s)
+            if anywhere:
+                return self._landing(track, anywhere)
+        return None
 
     def _shot_disc_off(self, landings: list[tuple[float | None, float]], shot_t_s: float,
                        spells: tuple[tuple[float, float], ...], after_s: float) -> list[Observation]:
@@ -639,7 +655,8 @@ class EventInferer:
             landings += [(when, angle)] * count
         return landings
 
-    def _gone(self, track: _Track, busy: list[PocketActivity]) -> Observation:
+    def _gone(self, track: _Track, busy: list[PocketActivity], spell: PocketActivity | None = None) -> Observation:
+        """Where the piece went: the busiest of the `busy` pockets, or its own `spell` of one (`_share_spells`)."""
         when = track.missing_since_s
         if self.game == "crokinole" or not busy:
             # Crokinole discs leave for the ditch; a 20 is only ever seen in the hole.
@@ -649,9 +666,39 @@ class EventInferer:
         distance = np.linalg.norm(self._pockets_mm[[a.pocket for a in busy]] - (track.x_mm, track.y_mm), axis=1)
         # The busiest pocket, unless the piece lay right at another busy one.
         scores = np.array([a.energy for a in busy]) / (1.0 + distance / 100.0)
-        best = busy[int(np.argmax(scores))]
+        best = spell if spell is not None else busy[int(np.argmax(scores))]
         return Observation(best.peak_t_s, "pocketed", track.kind, best.pocket,
                            confidence=0.95 if len(busy) == 1 else 0.75)
+
+    def _share_spells(self, tracks: list[_Track], busy: list[PocketActivity],
+                      motion: Motion) -> dict[int, PocketActivity]:
+        """Several pieces gone in strokes in a row: each spell of a pocket busy goes to one of them, the best suited.
+
+        Pieces struck in one after another before the board settled each made a spell: a pocket busy
+        twice took two pieces, each at its own time, and a piece beside a quieter pocket is not given to
+        the busiest. A piece given no spell of its own (two coins dropping in together) is left to
+        `_gone`. In a single stroke the pieces drop within a second or so of each other: which spell is
+        whose cannot be told from where they lay (the break), nor need it be. Returns track id -> its
+        pocket, narrowed to its spell.
+        """
+        if len(tracks) < 2 or motion.strike_s is None or not motion.later_strikes:
+            return {}
+        reachable = [self._reachable(t, busy, motion.strike_s) for t in tracks]
+        spells = sorted({(a.pocket, b) for options in reachable for a in options for b in a.spells},
+                        key=lambda spell: (spell[0], spell[1].peak_t_s))
+        score = np.zeros((len(tracks), len(spells)))
+        for i, (track, options) in enumerate(zip(tracks, reachable)):
+            for a in options:
+                distance = np.hypot(*(self._pockets_mm[a.pocket] - (track.x_mm, track.y_mm)))
+                for j, (pocket, spell) in enumerate(spells):
+                    if pocket == a.pocket and spell in a.spells:
+                        score[i, j] = spell.energy / (1.0 + distance / 100.0)
+        cost = np.where(score > 0, -score, np.inf)
+        given = {}
+        for i, j in _assign(cost, 0.0):
+            pocket, spell = spells[j]
+            given[tracks[i].track_id] = PocketActivity(pocket, spell.energy, spell.peak_t_s, spell.peak_t_s, (spell,))
+        return given
 
     def _dropped_unseen(self, track: _Track, motion: Motion) -> Observation | None:
         """Carrom, couronne: a piece gone after a strike from beside a pocket that stirred, however little, since.
@@ -670,39 +717,84 @@ class EventInferer:
         return Observation(glimpse, "pocketed", track.kind, pocket, confidence=0.5, needs_review=True)
 
     def _reachable(self, track: _Track, busy: list[PocketActivity], strike_s: float | None) -> list[PocketActivity]:
-        """The `busy` pockets the piece could have gone into: reached from where it lay by their busiest moment.
+        """The `busy` pockets the piece could have gone into: reached from where it lay by a spell of them busy.
 
+        Each pocket comes with only the spells it could have made (its energy and peak theirs): a pocket
+        stirred before the strike too (a striker lifted off its mouth) took the piece in a later spell.
         Without a strike to time the way from, any busy pocket.
         """
         if strike_s is None:
             return busy
-        return [a for a in busy if a.peak_t_s is not None and (a.peak_t_s - strike_s) * MAX_POCKETING_SPEED_MM_S
-                >= np.hypot(*(self._pockets_mm[a.pocket] - (track.x_mm, track.y_mm)))]
+        reachable = []
+        for a in busy:
+            earliest_s = strike_s + np.hypot(*(self._pockets_mm[a.pocket] - (track.x_mm, track.y_mm))) \
+                / MAX_POCKETING_SPEED_MM_S
+            reachable += self._spells_after([a], earliest_s)
+        return reachable
+
+    def _placed_and_pocketed(self, tracks: list[_Track], busy: list[PocketActivity], so_far: list[Observation],
+                             motion: Motion) -> list[Observation]:
+        """Carrom, couronne: pieces placed by hand and struck into a pocket before a second reading confirmed them.
+
+        Only a pocket that took nothing else, reached from where the piece was placed, stirred enough to have
+        taken it: the striker stayed on the board, so that pocket's stir is the placed piece's.
+        """
+        if self.game not in STROKE_PIECES or motion.strike_s is None:
+            return []
+        observations = []
+        for track in tracks:
+            taken = {o.pocket for o in so_far + observations if o.type == "pocketed"}
+            free = [a for a in self._reachable(track, busy, motion.strike_s)
+                    if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
+            if free:
+                observations += self._confirm_new(track) + [self._gone(track, free)]
+        return observations
 
     def _striker_gone(self, gone: list[_Track], vanished: bool, is_stroke: bool, busy: list[PocketActivity],
                       so_far: list[Observation], motion: Motion) -> list[Observation]:
         """The striker (shooter) gone after a stroke: into a pocket, back in a hand, or off the board.
 
-        Only a pocket clearly busy with no coin gone into it took the striker. Otherwise a hand
-        that reached over the board after the (last) strike picked it up for the next stroke;
-        with none, and no pocket stirred since the strike, a couronne shooter jumped off (when is not seen: the
-        strike's time, held for review).
+        A pocket clearly busy since the strike with no coin gone into it took the striker. Otherwise a
+        hand that reached over the board after the (last) strike picked it up for the next stroke. With
+        none, a piece never leaves the board by itself: the striker went with a coin into a pocket
+        stirred since the strike, or, no pocket stirred, a couronne shooter jumped off (when is not seen:
+        the strike's time). Both are held for review.
         """
         for track in gone:
             self._tracks.remove(track)
         if not is_stroke or not (gone or vanished):
             return []
         taken = {o.pocket for o in so_far if o.type == "pocketed"}
-        free = [a for a in busy if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
-        if not free:
-            # Only couronne rings jump; a pocket stirred at all after the strike more likely took it, unseen.
-            stirred = any(a.pocket not in taken and a.peak_t_s is not None and motion.strike_s is not None
-                          and a.peak_t_s >= motion.strike_s for a in busy)
-            if self.game != "couronne" or motion.strike_s is None or motion.hand_after_strike is not False or stirred:
-                return []
-            struck_s = motion.later_strikes[-1] if motion.later_strikes else motion.strike_s
-            return [Observation(struck_s, "off_board", STROKE_PIECES[self.game], confidence=0.5, needs_review=True)]
-        return [self._gone(gone[0], free) if gone else self._stroke_piece_gone(free)]
+        stirred = self._spells_after(busy, motion.strike_s)
+        free = [a for a in stirred if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
+        if free:
+            return [self._gone(gone[0], free) if gone else self._stroke_piece_gone(free)]
+        if motion.strike_s is None or motion.hand_after_strike is not False:
+            return []
+        piece = STROKE_PIECES[self.game]
+        if stirred:
+            best = max(stirred, key=lambda a: a.energy)
+            return [Observation(best.peak_t_s, "pocketed", piece, best.pocket, confidence=0.6, needs_review=True)]
+        if self.game != "couronne":
+            return []  # only couronne rings jump
+        struck_s = motion.later_strikes[-1] if motion.later_strikes else motion.strike_s
+        return [Observation(struck_s, "off_board", piece, confidence=0.5, needs_review=True)]
+
+    @staticmethod
+    def _spells_after(busy: list[PocketActivity], t_s: float | None) -> list[PocketActivity]:
+        """The `busy` pockets narrowed to their spells busy from `t_s` on (all of them without a time)."""
+        if t_s is None:
+            return busy
+        narrowed = []
+        for a in busy:
+            # An activity told without its spells (made by hand) is one spell at its peak.
+            told = a.spells or ((PocketSpell(a.peak_t_s, a.energy),) if a.peak_t_s is not None else ())
+            spells = tuple(b for b in told if b.peak_t_s >= t_s)
+            if spells:
+                busiest = max(spells, key=lambda b: b.energy)
+                narrowed.append(replace(a, energy=sum(b.energy for b in spells), peak_t_s=busiest.peak_t_s,
+                                        spells=spells))
+        return narrowed
 
     def _stroke_piece_gone(self, busy: list[PocketActivity]) -> Observation:
         """The struck striker (shooter), never read since: into the busiest of the `busy` pockets."""

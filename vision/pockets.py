@@ -33,6 +33,8 @@ DITCH_EDGE_MM = 4.0
 DITCH_SAMPLE_STEP = 4  # any change of the ditch is looked for on every this many of its pixels  # lying discs are counted this far clear of the ditch's edges
 DITCH_DISC_CHANGE = 40  # a ditch pixel this far from its empty look (largest channel change) shows a disc
 EDGE_BAND_FRACTION = 0.03  # a surface cut by the picture's edge is watched for arms this deep (share of the picture)
+SPELL_GAP_S = 0.3  # a pocket not busy for this long ends a spell of it busy: the next piece dropping in is another
+MAX_SPELLS = 64  # spells kept per pocket between settled views (a crowd in view: the last ones)
 GLOBAL_POCKETS = 3  # this many pockets changing in the same frame is the board bumped or the light, not pieces
 MOUTH_SHARE = 0.8  # a pocket's mouth: inside this share of its radius (clear of its rim)
 # Mean colour change of the 20-hole's mouth from its empty look (in that look's light) that means something lies in it.
@@ -46,6 +48,14 @@ APPROACH_MM = 100.0
 
 
 @dataclass(frozen=True)
+class PocketSpell:
+    """One spell of a pocket busy: frames busy with less than `SPELL_GAP_S` between them."""
+
+    peak_t_s: float  # when it changed most
+    energy: float  # sum over its frames of the changed share above BUSY_SHARE
+
+
+@dataclass(frozen=True)
 class PocketActivity:
     """How busy one pocket was over a stretch of frames."""
 
@@ -53,6 +63,9 @@ class PocketActivity:
     energy: float  # sum over frames of the changed share above BUSY_SHARE
     peak_t_s: float | None  # when it changed most (None unless busy)
     glimpse_t_s: float | None = None  # when it changed most, however little (a pale coin dropping in barely shows)
+    # Each spell it was busy, in order (the last MAX_SPELLS): pieces dropping in at different times, a striker
+    # lifted off its mouth by a hand before a strike.
+    spells: tuple[PocketSpell, ...] = ()
 
 
 def pocket_centres_mm(board: BoardModel) -> tuple[tuple[float, float], ...]:
@@ -104,6 +117,9 @@ class PocketWatch:
         self._energy = np.zeros(len(self._windows))
         self._peak = np.full(len(self._windows), -1.0)
         self._peak_t_s: list[float | None] = [None] * len(self._windows)
+        self._spells: list[deque[PocketSpell]] = [deque(maxlen=MAX_SPELLS) for _ in self._windows]
+        self._spell_peak = np.zeros(len(self._windows))  # the largest change of each pocket's last spell ...
+        self._spell_end_s = np.full(len(self._windows), -np.inf)  # ... and its last busy frame
 
     def update(self, image: np.ndarray, t_s: float) -> None:
         """Record the change around each pocket since the previous frame."""
@@ -128,11 +144,28 @@ class PocketWatch:
             self._energy[i] += max(0.0, change - BUSY_SHARE)
             if change > self._peak[i]:
                 self._peak[i], self._peak_t_s[i] = change, t_s
+            if change > BUSY_SHARE:
+                self._add_to_spell(i, change, t_s)
+
+    def _add_to_spell(self, pocket: int, change: float, t_s: float) -> None:
+        spells = self._spells[pocket]
+        last = spells[-1] if spells else None
+        if last is None or t_s - self._spell_end_s[pocket] > SPELL_GAP_S:
+            spells.append(PocketSpell(t_s, change - BUSY_SHARE))
+            self._spell_peak[pocket] = change
+        else:
+            peak_t_s = last.peak_t_s
+            if change > self._spell_peak[pocket]:
+                peak_t_s, self._spell_peak[pocket] = t_s, change
+            spells[-1] = PocketSpell(peak_t_s, last.energy + change - BUSY_SHARE)
+        self._spell_end_s[pocket] = t_s
 
     def moved(self, homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> PocketWatch:
         """This watch for a new view of the board (bumped): the activity so far is kept."""
         watch = PocketWatch(homography, board=board, image_shape=image_shape)
         watch._energy, watch._peak, watch._peak_t_s = self._energy.copy(), self._peak.copy(), list(self._peak_t_s)
+        watch._spells = [deque(b, maxlen=MAX_SPELLS) for b in self._spells]
+        watch._spell_peak, watch._spell_end_s = self._spell_peak.copy(), self._spell_end_s.copy()
         return watch
 
     def mouth(self, image: np.ndarray, pocket: int = 0) -> np.ndarray:
@@ -150,11 +183,13 @@ class PocketWatch:
         self._energy[:] = 0.0
         self._peak[:] = -1.0
         self._peak_t_s = [None] * len(self._windows)
+        for spells in self._spells:
+            spells.clear()
 
     def activity(self) -> list[PocketActivity]:
-        """Energy and peak time of each pocket since the last reset."""
+        """Energy, peak time and spells busy of each pocket since the last reset."""
         return [PocketActivity(i, float(energy), self._peak_t_s[i] if energy > 0 else None,
-                               self._peak_t_s[i] if self._peak[i] > 0 else None)
+                               self._peak_t_s[i] if self._peak[i] > 0 else None, tuple(self._spells[i]))
                 for i, energy in enumerate(self._energy)]
 
 

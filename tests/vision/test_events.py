@@ -6,7 +6,7 @@ import pytest
 from calibration.geometry import load_board
 from vision.events import LOST_UNREAD, EventInferer, Motion
 from vision.pieces import BoardReading, Piece
-from vision.pockets import PocketActivity
+from vision.pockets import PocketActivity, PocketSpell
 
 CARROM_POCKETS = load_board("carrom").pocket_centres_mm()
 
@@ -41,6 +41,30 @@ def test_a_piece_gone_with_a_busy_pocket_was_pocketed_there_when_it_was_busiest(
     observations = inf.settled(after, 3.0, Motion(0.5, 1.2, busy))
     assert kinds(observations) == [("shot", "striker", None), ("pocketed", "white", 2)]
     assert observations[0].t_s == 1.2 and observations[1].t_s == 1.7
+
+
+def test_a_pocket_stirred_before_the_strike_too_took_the_piece_in_its_spell_after_the_strike():
+    # As carrom clip 5140 at 65 s: the striker lifted off pocket 0's mouth before the stroke stirred it most.
+    inf = inferer()
+    after = reading(("white", 0, 0), ("black", 40, 0), ("striker", 100, 80))
+    spells = (PocketSpell(0.6, 0.5), PocketSpell(2.1, 0.2))
+    observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (PocketActivity(0, 0.7, 0.6, 0.6, spells),)))
+    assert kinds(observations) == [("shot", "striker", None), ("pocketed", "queen", 0)]
+    assert observations[1].t_s == 2.1
+
+
+def test_pieces_struck_in_one_after_another_before_the_board_settled_each_get_their_own_spell():
+    # As carrom clip 5128: strokes in a row; pocket 0 took a black twice, pocket 1 the queen between.
+    (x0, y0), (x1, y1) = 0.7 * np.array(CARROM_POCKETS[0]), 0.7 * np.array(CARROM_POCKETS[1])
+    inf = EventInferer("carrom", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(("white", 0, 0), ("black", x0, y0), ("black", x0, y0 * 0.8), ("queen", x1, y1),
+                        ("striker", 0, -250)), 1.0, None)
+    after = reading(("white", 0, 0), ("striker", 60, -250))
+    activity = (PocketActivity(0, 1.0, 2.1, 2.1, (PocketSpell(2.1, 0.5), PocketSpell(8.3, 0.5))),
+                PocketActivity(1, 0.3, 5.2, 5.2, (PocketSpell(5.2, 0.3),)))
+    observations = inf.settled(after, 10.0, Motion(1.5, 2.0, activity, later_strikes=(5.0, 8.0)))
+    pocketed = sorted((o.t_s, o.piece, o.pocket) for o in observations if o.type == "pocketed")
+    assert pocketed == [(2.1, "black", 0), (5.2, "queen", 1), (8.3, "black", 0)]
 
 
 def test_a_piece_missed_once_without_a_busy_pocket_is_not_an_event():
@@ -89,6 +113,26 @@ def test_a_coin_put_back_is_placed_once_a_second_reading_confirms_it():
     assert inf.settled(placed, 2.0, Motion(1.0, None)) == []
     observations = inf.settled(placed, 3.0, Motion(2.5, None))
     assert kinds(observations) == [("placed", "white", None)] and observations[0].t_s == 1.0
+
+
+def test_a_coin_put_back_and_struck_in_before_a_second_reading_was_placed_and_pocketed():
+    inf = inferer()
+    placed = reading(*BASE, ("white", 0, 60))
+    assert inf.settled(placed, 2.0, Motion(1.0, None)) == []
+    # The next stroke sends it into pocket 3 (the striker stays on the board): that pocket stirred for it.
+    struck = reading(*BASE[:3], ("striker", 80, -200))
+    observations = inf.settled(struck, 5.0, Motion(3.0, 3.5, (PocketActivity(3, 0.13, 4.1),)))
+    assert kinds(observations) == [("placed", "white", None), ("shot", "striker", None), ("pocketed", "white", 3)]
+    assert observations[0].t_s == 1.0 and observations[2].t_s == 4.1
+
+
+def test_a_coin_read_once_and_gone_after_a_stroke_with_no_pocket_left_to_take_it_was_never_there():
+    inf = inferer()
+    inf.settled(reading(*BASE, ("white", 0, 60)), 2.0, Motion(1.0, None))
+    # The one busy pocket took the black.
+    struck = reading(("white", 0, 0), ("queen", -40, 0), ("striker", 80, -200))
+    observations = inf.settled(struck, 5.0, Motion(3.0, 3.5, (PocketActivity(3, 0.13, 4.1),)))
+    assert kinds(observations) == [("shot", "striker", None), ("pocketed", "black", 3)]
 
 
 def test_a_still_piece_classified_differently_once_keeps_its_kind():
@@ -437,6 +481,19 @@ def test_crokinole_a_landing_seen_only_as_a_change_of_the_ditch_is_timed_by_it()
     motion = Motion(0.5, 1.1, ditch_changes=((0.6, sector_angle(0)), (2.0, sector_angle(0))), ditch_discs=ditch_with(0))
     observations = inf.settled(reading(("light", 0, -100), ("light", 60, 30), game="crokinole"), 2.8, motion)
     assert ("off_board", "dark", 2.0) in [(o.type, o.piece, o.t_s) for o in observations]
+
+
+def test_crokinole_a_disc_knocked_off_lands_no_sooner_than_it_could_get_to_the_ditch():
+    # As check clip 5102 at 104 s: a dark disc by the centre, knocked off towards the far side; the ditch near
+    # its bearing stirred at the strike (the shooter's hand), it landed a second later, away from its bearing.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, shooting_line_radius_mm=304.8)
+    x_mm, y_mm = 58 * np.cos(np.radians(-18)), 58 * np.sin(np.radians(-18))
+    inf.settled(reading(("dark", x_mm, y_mm), ("light", 150, 150), game="crokinole"), 0.0,
+                Motion(0.0, None, ditch_discs=ditch_with()))
+    motion = Motion(2.9, 4.1, ditch=((4.17, np.radians(308)),),
+                    ditch_changes=((4.17, np.radians(308)), (5.2, np.radians(112))), ditch_discs=ditch_with())
+    observations = inf.settled(reading(("light", 150, 150), ("light", -30, 40), game="crokinole"), 5.5, motion)
+    assert ("off_board", "dark", 5.2) in [(o.type, o.piece, o.t_s) for o in observations]
 
 
 def test_crokinole_a_disc_on_the_outer_line_gone_before_the_next_shot_is_no_disc_moved_to_where_the_shot_lies():

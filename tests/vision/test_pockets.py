@@ -51,6 +51,19 @@ def test_a_pale_coin_dropping_in_is_a_glimpse_of_its_pocket_but_no_busy_pocket()
     assert [a.glimpse_t_s for a in activity] == [None, None, None, 1 / 30]
 
 
+def test_a_pocket_busy_twice_a_second_apart_tells_each_spell_with_its_own_time():
+    watch = PocketWatch(homography(), board=BOARD, image_shape=SHAPE)
+    busy_frames = {10, 11, 40, 41, 42}  # a coin dropping in, then another a second later
+    for i in range(60):
+        watch.update(frame(coin_near_pocket=2) if i in busy_frames else frame(), i / 30)
+    spells = watch.activity()[2].spells
+    assert [round(b.peak_t_s * 30) for b in spells] == [10, 40]
+    assert sum(b.energy for b in spells) == pytest.approx(watch.activity()[2].energy)
+    assert [a.spells for a in watch.activity() if a.pocket != 2] == [(), (), ()]
+    watch.reset()
+    assert watch.activity()[2].spells == ()
+
+
 def test_activity_is_kept_when_the_view_moves():
     watch = PocketWatch(homography(), board=BOARD, image_shape=SHAPE)
     for i, image in enumerate([frame(), frame(coin_near_pocket=1), frame()]):
