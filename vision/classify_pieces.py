@@ -3,10 +3,11 @@
 Size decides the striker and the shooter. Colours are judged in 8-bit Lab
 (L 0..255, a and b centred on 128). Brightness is taken relative to the board
 just around the piece, so a light disc in a shadow band stays light. The two
-crokinole teams are found per board by splitting the discs' colours in two;
-when the split is not clear (one team on the board, or none) the brightness
-decides alone. A table profile's colour samples, when given, replace all of
-this by the nearest sample.
+crokinole teams are found per board by splitting the discs in two by
+brightness, or by brightness with a dye discounted (`paleness`), whichever
+parts them more clearly; when neither split is clear the discs are one team,
+named together by their paleness. A table profile's colour samples, when
+given, replace all of this by the nearest sample.
 """
 
 from __future__ import annotations
@@ -24,6 +25,24 @@ QUEEN_MIN_REDNESS = 18.0
 QUEEN_MIN_LIGHTNESS = 55.0
 """8-bit Lab L below which a coin is too dark to judge its hue (a black coin)."""
 
+NATURAL_MAX_SATURATION = 0.3
+"""Chroma over (L + 10) up to which a crokinole disc's face may be natural wood: light discs measure at most 0.22
+on synthetic stills and 0.25 on the real photos; the simulator's red discs at least 0.42."""
+
+DYE_WEIGHT = 3.0
+"""Log-brightness taken off a disc per unit of saturation above `NATURAL_MAX_SATURATION` (a dyed face)."""
+
+TEAM_MIN_GAP = 0.55
+"""Log-brightness between the means of two groups of discs for them to be two teams. Stills 60000-60199,
+71000-71099 (1280x720 and 960x540) and 76000-76199, and the real photos: one team parts at most 0.40 by brightness,
+0.33 by paleness where the lighter part looks light (red discs part by up to 0.66, one leaning into the hole, but
+none looks light); two teams part at least 0.69 by paleness (0.49 by brightness: red and light on walnut)."""
+
+ONE_TEAM_LIGHT_FROM = np.log(0.6)
+"""Paleness (log, 0: as bright as the board) above which one team alone on a board is the light team: the median
+disc of a light team alone measures -0.25 and above, of a dark, black or red team -0.82 and below (the stills
+above; single light discs down to -0.47 leaning into the hole or beside it)."""
+
 
 @dataclass(frozen=True)
 class Classes:
@@ -36,6 +55,19 @@ class Classes:
 def relative_lightness(found: PieceDetections) -> np.ndarray:
     """Lightness of each piece's face relative to the board around it (1: same as the board)."""
     return (found.colour_lab[:, 0] + 10.0) / (np.maximum(found.surround_lab[:, 0], 1.0) + 10.0)
+
+
+def paleness(found: PieceDetections) -> np.ndarray:
+    """Log brightness of each face relative to the board, less a dye's share: low for dark, black and dyed discs.
+
+    Natural light wood is pale: its chroma is small for its lightness. A dyed
+    disc (a red set) can be nearly as bright as a dark board, but far more
+    colourful for its lightness; the excess saturation is taken off its
+    brightness so it counts dark.
+    """
+    lab = np.asarray(found.colour_lab, np.float64)
+    saturation = np.hypot(lab[:, 1] - 128, lab[:, 2] - 128) / (lab[:, 0] + 10.0)
+    return np.log(relative_lightness(found)) - DYE_WEIGHT * np.maximum(saturation - NATURAL_MAX_SATURATION, 0.0)
 
 
 def split_in_two(values: np.ndarray) -> tuple[float, float, float]:
@@ -108,8 +140,7 @@ def classify_pieces(found: PieceDetections, *, board: BoardModel,
         colour_kinds = {k: v for k, v in samples_lab.items() if k not in ("striker", "shooter")}
         result = _nearest_sample(found.colour_lab, colour_kinds)
     elif isinstance(board, CrokinoleBoard):
-        result = _two_groups(np.log(relative_lightness(found)), names=("dark", "light"), single_threshold=np.log(0.75),
-                             min_gap=0.35)
+        result = _crokinole_teams(found)
     elif isinstance(board, CarromBoard):
         result = _carrom_colours(found)
     else:
@@ -124,6 +155,30 @@ def classify_pieces(found: PieceDetections, *, board: BoardModel,
             kinds[i] = large_name
             margin[i] = 1.0
     return Classes(tuple(kinds), margin)
+
+
+def _crokinole_teams(found: PieceDetections, *, min_quality: float = 4.0) -> Classes:
+    pale = paleness(found)
+    splits = []
+    # A red and a black team are both dyed: brightness alone still parts them. Split by paleness, the lighter
+    # group must look light on its own: a red disc leaning into the hole is shaded well below its fellows.
+    for value, needs_light_group in ((pale, True), (np.log(relative_lightness(found)), False)):
+        threshold, quality, gap = split_in_two(value)
+        if quality < min_quality or gap < TEAM_MIN_GAP:
+            continue
+        if not needs_light_group or np.mean(value[value > threshold]) > ONE_TEAM_LIGHT_FROM:
+            splits.append((gap, threshold, value))
+    if splits:
+        _, threshold, value = max(splits, key=lambda split: split[0])
+        is_light = value > threshold
+        margin = np.clip(np.abs(value - threshold) / (np.std(value) + 1e-6), 0, 1)
+        return Classes(tuple("light" if light else "dark" for light in is_light), margin)
+    # One team: named together, so a disc leaning into the hole or unevenly dyed goes with its fellows; a disc on
+    # the other side of the threshold from them is doubtful.
+    is_light = bool(np.median(pale) > ONE_TEAM_LIGHT_FROM)
+    side = 1.0 if is_light else -1.0
+    margin = np.clip(side * (pale - ONE_TEAM_LIGHT_FROM) / TEAM_MIN_GAP, 0, 1)
+    return Classes(("light" if is_light else "dark",) * len(found), margin)
 
 
 def _carrom_colours(found: PieceDetections) -> Classes:

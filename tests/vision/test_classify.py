@@ -70,3 +70,26 @@ def test_split_in_two_finds_the_gap():
     threshold, quality, gap = split_in_two(np.array([1.0, 1.1, 0.9, 5.0, 5.2]))
     assert 1.1 < threshold < 5.0 and quality > 4 and gap > 3.5
     assert classify_pieces(detections(np.zeros((0, 3))), board=load_board("carrom")).kinds == ()
+
+
+WALNUT = (107.0, 143.0, 154.0)
+
+
+@pytest.mark.parametrize(("faces", "surround", "kind"), [
+    # two black discs, one in a lighter patch: 0.29 and 0.42 of the board's brightness, one team
+    ([(36, 128, 130), (57, 128, 131)], WOOD, "dark"),
+    # red discs on walnut at 0.71, 0.75 and 0.84 of its brightness: dyed, far more colourful than natural wood
+    ([(73, 178, 158), (78, 180, 160), (88, 181, 159)], WALNUT, "dark"),
+    # light discs of the board's own wood, one shaded leaning into the hole at 0.73
+    ([(107, 130, 148), (152, 131, 152), (148, 130, 151), (155, 131, 150)], WOOD, "light"),
+])
+def test_one_team_alone_is_named_together(faces, surround, kind):
+    result = classify_pieces(detections(faces, surround=surround), board=load_board("crokinole"))
+    assert result.kinds == (kind,) * len(faces)
+
+
+def test_red_and_light_teams_are_told_apart_on_walnut():
+    faces = [(230, 129, 150), (80, 180, 158), (215, 130, 152), (95, 178, 160)]
+    result = classify_pieces(detections(faces, surround=WALNUT), board=load_board("crokinole"))
+    assert result.kinds == ("light", "dark", "light", "dark")
+    assert (result.margin > 0.5).all()
