@@ -32,16 +32,21 @@ on synthetic stills and 0.25 on the real photos; the simulator's red discs at le
 DYE_WEIGHT = 3.0
 """Log-brightness taken off a disc per unit of saturation above `NATURAL_MAX_SATURATION` (a dyed face)."""
 
-TEAM_MIN_GAP = 0.55
+DULL_FROM = 0.3
+"""Log of the board's chroma over a face's above which the face counts darker by the excess: a dark stain or black
+paint dulls the wood (the real photos' dark discs keep at most half the board's chroma), natural light wood keeps
+most of it."""
+
+TEAM_MIN_GAP = 0.8
 """Log-brightness between the means of two groups of discs for them to be two teams. Stills 60000-60199,
 71000-71099 (1280x720 and 960x540) and 76000-76199, and the real photos: one team parts at most 0.40 by brightness,
-0.33 by paleness where the lighter part looks light (red discs part by up to 0.66, one leaning into the hole, but
-none looks light); two teams part at least 0.69 by paleness (0.49 by brightness: red and light on walnut)."""
+0.58 by paleness where the lighter part looks light (red or black discs part by up to 0.68, one leaning into the
+hole, but none looks light); two teams part at least 1.12 by paleness."""
 
-ONE_TEAM_LIGHT_FROM = np.log(0.6)
+ONE_TEAM_LIGHT_FROM = np.log(0.55)
 """Paleness (log, 0: as bright as the board) above which one team alone on a board is the light team: the median
-disc of a light team alone measures -0.25 and above, of a dark, black or red team -0.82 and below (the stills
-above; single light discs down to -0.47 leaning into the hole or beside it)."""
+disc of a light team measures -0.50 and above, of a dark, black or red team -0.71 and below (the stills above and
+the real photos, each team taken alone)."""
 
 
 @dataclass(frozen=True)
@@ -58,16 +63,21 @@ def relative_lightness(found: PieceDetections) -> np.ndarray:
 
 
 def paleness(found: PieceDetections) -> np.ndarray:
-    """Log brightness of each face relative to the board, less a dye's share: low for dark, black and dyed discs.
+    """Each face's log brightness against the board, less a dye's and a stain's share: low for dark and dyed discs.
 
-    Natural light wood is pale: its chroma is small for its lightness. A dyed
-    disc (a red set) can be nearly as bright as a dark board, but far more
-    colourful for its lightness; the excess saturation is taken off its
-    brightness so it counts dark.
+    Natural light wood is pale: its chroma is small for its lightness, but not
+    much below the board's. A dyed disc (a red set) can be nearly as bright as
+    a dark board, but is far more colourful for its lightness; a stained one
+    can be nearly as bright as a pale board, but is dull beside it. The excess
+    saturation and dullness are taken off its brightness so it counts dark.
     """
     lab = np.asarray(found.colour_lab, np.float64)
-    saturation = np.hypot(lab[:, 1] - 128, lab[:, 2] - 128) / (lab[:, 0] + 10.0)
-    return np.log(relative_lightness(found)) - DYE_WEIGHT * np.maximum(saturation - NATURAL_MAX_SATURATION, 0.0)
+    chroma = np.hypot(lab[:, 1] - 128, lab[:, 2] - 128)
+    saturation = chroma / (lab[:, 0] + 10.0)
+    board_chroma = np.hypot(found.surround_lab[:, 1] - 128, found.surround_lab[:, 2] - 128)
+    dullness = np.maximum(np.log((board_chroma + 5.0) / (chroma + 5.0)) - DULL_FROM, 0.0)
+    return (np.log(relative_lightness(found)) - DYE_WEIGHT * np.maximum(saturation - NATURAL_MAX_SATURATION, 0.0)
+            - dullness)
 
 
 def split_in_two(values: np.ndarray) -> tuple[float, float, float]:

@@ -73,6 +73,7 @@ def test_split_in_two_finds_the_gap():
 
 
 WALNUT = (107.0, 143.0, 154.0)
+GOLDEN = (113.0, 138.0, 168.0)
 
 
 @pytest.mark.parametrize(("faces", "surround", "kind"), [
@@ -82,6 +83,10 @@ WALNUT = (107.0, 143.0, 154.0)
     ([(73, 178, 158), (78, 180, 160), (88, 181, 159)], WALNUT, "dark"),
     # light discs of the board's own wood, one shaded leaning into the hole at 0.73
     ([(107, 130, 148), (152, 131, 152), (148, 130, 151), (155, 131, 150)], WOOD, "light"),
+    # dark-stained discs on golden wood at 0.8 of its brightness (as on the real photos): a quarter of its chroma
+    ([(88, 133, 137), (85, 134, 136)], GOLDEN, "dark"),
+    # a natural light disc on a more colourful board: paler and duller than the board, still light
+    ([(190, 133, 150)], GOLDEN, "light"),
 ])
 def test_one_team_alone_is_named_together(faces, surround, kind):
     result = classify_pieces(detections(faces, surround=surround), board=load_board("crokinole"))
