@@ -232,6 +232,31 @@ def by_pockets(centres_mm: np.ndarray, board: BoardModel, *, clear_mm: float) ->
         np.abs(c).max(axis=1) < board.half_side_mm - clear_mm)
 
 
+def half_rim_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float, clear_mm: float) -> np.ndarray:
+    """True for centres outside the clear board where a carrom coin's half rim may be looked for: by a pocket
+    (`by_pockets`, `clear_mm` from the mouth and the frame) or anywhere else over the print (`printed_faint_region`).
+
+    Over the print, a half rim must not look like the print at the board's symmetric places (`printed_half_rim`).
+    """
+    return by_pockets(centres_mm, board, clear_mm=clear_mm) | printed_faint_region(centres_mm, board,
+                                                                                    radius_mm=radius_mm)
+
+
+def printed_half_rim(lab: np.ndarray, view: BoardView, centres_mm: np.ndarray, *, board: CarromBoard,
+                     occupied_mm: np.ndarray) -> np.ndarray:
+    """True for half rims over the print that look alike at one of the board's free symmetric places: the print
+    itself, or bare board between neighbours, which draw half rims where an arc or a line meets a neighbour's edge.
+
+    A coin lies at one place only. Where no symmetric place is free, nothing is decided (false).
+    """
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    if len(c) == 0:
+        return np.zeros(0, bool)
+    gaps = symmetry_gap(lab, view.to_px(c), radius_px=board.coin_diameter_mm / 2 * view.px_per_mm,
+                        occupied_px=view.to_px(occupied_mm))
+    return np.isfinite(gaps) & (gaps < PRINT_SYMMETRY_MATCH)
+
+
 def printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *, board: CarromBoard,
                     by_other_print: bool = False) -> np.ndarray:
     """True for circles drawn by printed outlines around bare board: the arrows' arcs, the centre circles.

@@ -361,6 +361,16 @@ def verify_rims(edges: EdgeField, centres_px: np.ndarray, *, radius_px: float, n
     return DiscCandidates(centres, radii, support, residual, sectors, rim_strength)
 
 
+def _on_mask(mask: np.ndarray, points_px: np.ndarray) -> np.ndarray:
+    """Per point (..., 2) of view pixels, the `mask` at its nearest pixel (false outside the image)."""
+    u = np.rint(points_px[..., 0]).astype(np.intp)
+    v = np.rint(points_px[..., 1]).astype(np.intp)
+    inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
+    out = np.zeros(u.shape, bool)
+    out[inside] = mask[v[inside], u[inside]]
+    return out
+
+
 def _screen_support(faint: FaintRims) -> float:
     """Share of a faint rim the first, unfitted look must find."""
     if faint.least_screen_support is not None:
@@ -381,7 +391,8 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
                unseen_px: np.ndarray | None = None, faint_elsewhere: FaintRims | None = None,
                elsewhere_region: Callable[[np.ndarray], np.ndarray] | None = None,
                partial: FaintRims | None = None,
-               partial_region: Callable[[np.ndarray], np.ndarray] | None = None) -> DiscCandidates:
+               partial_region: Callable[[np.ndarray], np.ndarray] | None = None,
+               printed_px: np.ndarray | None = None) -> DiscCandidates:
     """Discs of about `radius_px` in a view: voting, peak picking and rim verification.
 
     Parameters
@@ -401,6 +412,8 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
         caller to judge by more than its rim), whatever its votes (default: such rims are dropped).
     partial_region : where outside `faint_region` such rims may lie too: centres (n, 2) px -> (n,) bool (default:
         nowhere).
+    printed_px : (H, W) bool, where the board draws edges of its own (its print): the first look at a rim kept in part
+        only outside `faint_region` counts no edge there, for a circle the print draws lies along it (default: none).
 
     Returns
     -------
@@ -446,11 +459,19 @@ def find_discs(edges: EdgeField, *, radius_px: float, min_support: float = 0.5, 
     if faint and (share < PEAK_VOTE_SHARE).any():
         # Most faint peaks are the board's texture: one look at the rim, without fitting, sets them aside.
         weak = np.nonzero(share < PEAK_VOTE_SHARE)[0]
-        _, strength, _ = _rim_points(edges, peaks[weak], radius_px, n_angles=36, search_px=max(2.0, 0.18 * radius_px))
+        points, strength, _ = _rim_points(edges, peaks[weak], radius_px, n_angles=36,
+                                          search_px=max(2.0, 0.18 * radius_px))
         whole_least = _screen_support(faint_elsewhere) if faint_elsewhere else np.inf
         least = np.where(in_region[weak] | partial_in[weak], _screen_support(partial or faint), whole_least)
-        screen = (strength > edges.threshold).mean(axis=1)
+        seen = strength > edges.threshold
+        screen = seen.mean(axis=1)
         hopeless = screen < least
+        if printed_px is not None and partial_in[weak].any():
+            # Off the print, a partial rim must show as much of itself; there, a whole rim as much as it must anyway.
+            rows = np.nonzero(partial_in[weak])[0]
+            off_print = seen[rows] & ~_on_mask(printed_px, points[rows])
+            whole = np.where(whole_elsewhere[weak][rows], whole_least, np.inf)
+            hopeless[rows] = (off_print.mean(axis=1) < least[rows]) & (screen[rows] < whole)
         # Those looked at only for a partial rim are judged as partial rims alone.
         partial_only[weak] = screen < np.where(in_region[weak], _screen_support(faint), -np.inf)
         # Where a rim must be whole, a centre with too few votes for that, or too little rim, is a partial one only.

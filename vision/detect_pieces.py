@@ -18,9 +18,10 @@ import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
 from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYMMETRY_MATCH, by_pockets, clear_coins,
-                                 clear_of_print, coin_on_print, printed_discs_mm, printed_faint_region, printed_mask,
-                                 printed_outline)
+                                 clear_of_print, coin_on_print, half_rim_region, printed_discs_mm, printed_faint_region,
+                                 printed_half_rim, printed_mask, printed_outline)
 from vision.carrom_striker import CoinRims, coin_rims_inside, large_piece_among, striker_decided
+from vision.carrom_strokes import stroke_mask
 from vision.crokinole_shaded import SHADED_RIMS, flat_in_the_light, shaded_discs
 from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, longest_arc,
                                  rim_edges, rim_radius, verify_rims)
@@ -95,7 +96,7 @@ PRINTED_FAINT_MIN_STEP_SHARE = 0.9
 
 HALF_RIMS = FaintRims(least_vote_share=0.02, min_support=0.4, min_sectors=3, max_residual_px=0.55,
                       max_radius_error=0.12, least_screen_support=0.4)
-"""What a carrom coin's rim seen in part only must show, clear of the print or by a pocket (`by_pockets`; a white
+"""What a carrom coin's rim seen in part only must show, clear of the print or over it (`half_rim_region`; a white
 coin on a pale board shows its shadow side alone; tuning stills 60000-60119: such coins 0.42 to 0.74 of their rims
 seen, residuals up to 0.51 px, radii 14.6 to 17.3 mm, the shadow widening them). Such a rim must also show a coin's
 face (`HALF_RIM_*`)."""
@@ -254,9 +255,10 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
                                                                                               radius_mm=r),
                            partial=HALF_RIMS if isinstance(board, CarromBoard) and k == 0 else (
                                SHADED_RIMS if isinstance(board, CrokinoleBoard) else None),
-                           partial_region=lambda px: by_pockets(view.to_mm(px), board,
-                                                                clear_mm=HALF_RIM_SURROUND_REACH * size.radius_mm)
-                           if isinstance(board, CarromBoard) else np.zeros(len(px), bool))
+                           partial_region=lambda px, r=size.radius_mm: half_rim_region(
+                               view.to_mm(px), board, radius_mm=r, clear_mm=HALF_RIM_SURROUND_REACH * r)
+                           if isinstance(board, CarromBoard) else np.zeros(len(px), bool),
+                           printed_px=stroke_mask(view, board=board) if isinstance(board, CarromBoard) else None)
         mm = view.to_mm(found.centres_px)
         r_mm = found.radii_px / s
         # The measured radius must be nearer this size than any other.
@@ -529,6 +531,14 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
         looked = in_figure[even[in_figure]]
         even[looked] = shaded_as_coins(candidates.centres_mm[looked], clear_coins(found), lab, view,
                                        radius_mm=sizes[0].radius_mm)
+        # Elsewhere over the print than the figure and the arrows by a pocket, a half rim looks alike at a symmetric
+        # place where the print or bare board between neighbours drew it (tuning stills 60042, an arrow's arc, and
+        # 60071, between two coins by a base circle: gaps 3 and 10; pale coins there 13 to 23, one at 8).
+        halves = on_print & even & partial & ~by_pockets(candidates.centres_mm, board,
+                                                         clear_mm=HALF_RIM_SURROUND_REACH * sizes[0].radius_mm)
+        halves[in_figure] = False
+        even[halves] = ~printed_half_rim(lab, view, candidates.centres_mm[halves], board=board,
+                                         occupied_mm=np.vstack([found.centres_mm, candidates.centres_mm]))
     if partial.any():
         even &= ~partial | (face_spread(lab, centres_px, colour, radius_px=0.6 * sizes[0].radius_mm * s)
                             <= HALF_RIM_MAX_FACE_SPREAD)
