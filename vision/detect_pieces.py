@@ -512,9 +512,11 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
         # Judged: the tests of carrom's half rims below are not theirs.
         partial = np.zeros(len(candidates), bool)
     else:
-        # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround.
+        # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround. The
+        # print's strokes are the board's own, where the model places them.
         around = face_spread(lab, centres_px, surround, inner_px=1.15 * sizes[0].radius_mm * s,
-                             radius_px=HALF_RIM_SURROUND_REACH * sizes[0].radius_mm * s)
+                             radius_px=HALF_RIM_SURROUND_REACH * sizes[0].radius_mm * s,
+                             excluded=stroke_mask(view, board=board) if isinstance(board, CarromBoard) else None)
         even = around <= np.where(partial, HALF_RIM_MAX_SURROUND_SPREAD, FAINT_MAX_SURROUND_SPREAD)
     if on_print.any():
         # A half rim on the arrows by a pocket is judged by the board around it too, as half rims elsewhere are:

@@ -59,18 +59,25 @@ def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, 
 
 
 def face_spread(lab: np.ndarray, centres_px: np.ndarray, face_lab: np.ndarray, *, radius_px: float,
-                inner_px: float = 0.0) -> np.ndarray:
+                inner_px: float = 0.0, excluded: np.ndarray | None = None) -> np.ndarray:
     """Upper-quartile Lab distance from the face colour over the middle of each piece (r < radius_px).
 
-    With `inner_px`, over the annulus inner_px..radius_px instead (the board around a piece).
+    With `inner_px`, over the annulus inner_px..radius_px instead (the board around a piece). With `excluded`
+    ((H, W) bool, e.g. the board's print), those pixels are left out where at least half the others remain.
     """
     if len(centres_px) == 0:
         return np.zeros(0)
     offsets = _disc_offsets(inner_px, radius_px, step=max(1.0, radius_px / 8))
     pts = np.rint(centres_px[:, None, :] + offsets[None, :, :]).astype(int)
     h, w = lab.shape[:2]
-    values = lab[np.clip(pts[..., 1], 0, h - 1), np.clip(pts[..., 0], 0, w - 1)].astype(np.float64)
-    return np.percentile(np.linalg.norm(values - face_lab[:, None, :], axis=2), 75, axis=1)
+    ys, xs = np.clip(pts[..., 1], 0, h - 1), np.clip(pts[..., 0], 0, w - 1)
+    values = lab[ys, xs].astype(np.float64)
+    gaps = np.linalg.norm(values - face_lab[:, None, :], axis=2)
+    if excluded is None:
+        return np.percentile(gaps, 75, axis=1)
+    left_out = excluded[ys, xs]
+    left_out &= (left_out.mean(axis=1) <= 0.5)[:, None]
+    return np.nanpercentile(np.where(left_out, np.nan, gaps), 75, axis=1)
 
 
 def step_share(lab: np.ndarray, centres_px: np.ndarray, radii_px: np.ndarray, *, offset_px: float,
