@@ -67,6 +67,18 @@ def test_pieces_struck_in_one_after_another_before_the_board_settled_each_get_th
     assert pocketed == [(2.1, "black", 0), (5.2, "queen", 1), (8.3, "black", 0)]
 
 
+def test_a_striker_gone_with_a_coin_and_no_hand_since_the_strike_went_into_the_coins_pocket():
+    # Carrom: no hand came to take it, and a piece never leaves the board by itself.
+    for hand_came, expected in ((False, [("pocketed", "black", 2), ("pocketed", "striker", 2)]),
+                                (True, [("pocketed", "black", 2)])):
+        inf = inferer()
+        after = reading(("white", 0, 0), ("queen", -40, 0))
+        motion = Motion(0.5, 1.2, (PocketActivity(2, 0.6, 1.9),), hand_after_strike=hand_came)
+        observations = [o for o in inf.settled(after, 3.0, motion) if o.type != "shot"]
+        assert kinds(observations) == expected
+        assert all(o.needs_review for o in observations if o.piece == "striker")
+
+
 def test_a_piece_missed_once_without_a_busy_pocket_is_not_an_event():
     inf = inferer()
     blink = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
