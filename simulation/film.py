@@ -248,11 +248,11 @@ def film_video(timeline: Timeline, *, board: BoardModel, seed: int, difficulty: 
     duration = timeline.frames[-1].t_s - t0
     bumps = _poisson_times(events_rng, rate_per_min=settings["bump_rate_per_min"], duration_s=duration)
     lights = _poisson_times(events_rng, rate_per_min=settings["light_change_rate_per_min"], duration_s=duration)
-    hands = HandLayer(board, shots=timeline.shots, rng=_rng(seed, "hands"))
+    hands = HandLayer(board, shots=timeline.shots + timeline.placements, rng=_rng(seed, "hands"))
     info = {
         "homography": studio.camera.homography().tolist(),
         "homography_changes": [],
-        "hands": [{"t_start": float(s.t_start_s), "t_end": float(s.t_end_s), "seat": s.seat} for s in timeline.shots],
+        "hands": [{"t_start": float(s.t_start_s), "t_end": float(s.t_end_s), "seat": s.seat} for s in hands.shots],
         "light_changes": [],
         "frames": len(timeline.frames),
         "fps": float(timeline.fps),

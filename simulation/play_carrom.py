@@ -93,21 +93,20 @@ def free_spot(table: Table, board: CarromBoard, radius_mm: float, rng: np.random
     raise RuntimeError("no free spot on the carrom board")
 
 
-def _place_returned(table: Table, board: CarromBoard, recorder: Recorder, to_place: dict[str, int],
+def _place_returned(table: Table, board: CarromBoard, recorder: Recorder, live: dict[str, Any],
                     rng: np.random.Generator) -> None:
+    """The player to strike next puts the returned pieces back, one by one by hand."""
+    to_place = live["to_place"]
     pending = [(kind, n) for kind, n in (("queen", to_place.get("queen", 0)), ("white", to_place.get("white", 0)),
                                          ("black", to_place.get("black", 0))) if n > 0]
-    if not pending:
-        return
-    recorder.wait(0.6)
+    seat = seat_of(live["turn"], live["game"])
     for kind, n in pending:
         pocketed = table.ids(kind=kind, status="pocket")
         if len(pocketed) < n:
             raise RuntimeError(f"rules engine returns {n} {kind} but only {len(pocketed)} are pocketed")
         for piece_id in pocketed[-n:]:
             x, y = free_spot(table, board, table.piece(piece_id).radius_mm, rng)
-            recorder.place(piece_id, x, y)
-            recorder.wait(0.5)
+            recorder.place(piece_id, x, y, seat=seat)
 
 
 def play_carrom(board: CarromBoard, *, seed: int, fps: float, boards: int | None = None,
@@ -140,7 +139,7 @@ def play_carrom(board: CarromBoard, *, seed: int, fps: float, boards: int | None
             recorder.wait(1.0)
         if recorder.strokes >= (max_strokes if max_strokes is not None else MAX_MATCH_STROKES):
             break
-        _place_returned(table, board, recorder, live["to_place"], rng)
+        _place_returned(table, board, recorder, live, rng)
         result = referee.add(_stroke(table, board, recorder, striker, live, skills, rng))
     return recorder.timeline(game="carrom", board_model=board.model, event_log=referee.log,
                              score=referee.final_score())

@@ -72,6 +72,7 @@ class Recorder:
         self.t_s = 0.0
         self.frames: list[SceneFrame] = []
         self.shots: list[Shot] = []
+        self.placements: list[Shot] = []
         self.events: list[dict[str, Any]] = []
         self.strokes = 0
         self._next_frame = 0
@@ -93,11 +94,19 @@ class Recorder:
         """A truth event now."""
         self.events.append({"t": round(self.t_s, 4), "type": event_type, **fields})
 
-    def place(self, piece_id: int, x_mm: float, y_mm: float, *, announce: bool = True) -> None:
-        """Put a piece back on the board now (a `placed` event unless `announce` is False)."""
+    def place(self, piece_id: int, x_mm: float, y_mm: float, *, seat: Seat) -> None:
+        """A hand from `seat` puts a piece back on the board: a `placed` event when it sets it down.
+
+        The piece appears only under the hand, as on a real table, never by itself.
+        """
+        t_start = self.t_s
+        self.wait(HAND_PLACE_S)
         self.table.place(piece_id, x_mm, y_mm)
-        if announce:
-            self.event("placed", piece=self.table.piece(piece_id).kind, x_mm=round(x_mm, 2), y_mm=round(y_mm, 2))
+        self.event("placed", piece=self.table.piece(piece_id).kind, x_mm=round(x_mm, 2), y_mm=round(y_mm, 2))
+        t_set = self.t_s
+        self.wait(HAND_LEAVE_S)
+        self.placements.append(Shot(seat, round(t_start, 4), round(t_set, 4), round(self.t_s, 4),
+                                    round(x_mm, 2), round(y_mm, 2)))
 
     def remove(self, piece_id: int, status: str, *, reason: str, x_mm: float | None = None,
                y_mm: float | None = None) -> None:
@@ -158,6 +167,7 @@ class Recorder:
             fps=self.fps,
             frames=frames,
             shots=tuple(self.shots),
+            placements=tuple(self.placements),
             events=tuple(self.events),
             event_log=tuple(event_log),
             score=score,

@@ -79,17 +79,14 @@ def _spot(table: Table, board: CouronneBoard, place: str, offender_seat: Seat, r
 
 def _place_returned(table: Table, board: CouronneBoard, recorder: Recorder, to_place: dict[str, dict[str, int]],
                     offender: str, rng: np.random.Generator) -> None:
+    """The offender puts the returned rings back, one by one by hand (off the board first)."""
     pending = [(side, place, n) for side in SIDES for place, n in sorted(to_place.get(side, {}).items()) if n > 0]
-    if not pending:
-        return
-    recorder.wait(0.6)
     for side, place, n in pending:
         # A ring knocked off comes back first; the others come out of a pocket.
         candidates = table.ids(kind=side, status="off") + table.ids(kind=side, status="pocket")
         for piece_id in candidates[:n]:
             x, y = _spot(table, board, place, SEAT_OF_SIDE[offender], table.piece(piece_id).radius_mm, rng)
-            recorder.place(piece_id, x, y)
-            recorder.wait(0.5)
+            recorder.place(piece_id, x, y, seat=SEAT_OF_SIDE[offender])
 
 
 def play_couronne(board: CouronneBoard, *, seed: int, fps: float, max_strokes: int | None = None) -> Timeline:

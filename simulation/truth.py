@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from calibration.geometry import BoardModel, CrokinoleBoard
-from simulation.scene import PieceState, SceneFrame, Timeline
+from simulation.scene import PieceState, SceneFrame, Shot, Timeline
 
 #: The event types vision observes (design.md); other timeline events (board and round ends) are markers.
 OBSERVED_EVENT_TYPES = ("pocketed", "sunk_20", "off_board", "placed", "shot")
@@ -102,6 +102,11 @@ def round_twenties(timeline: Timeline) -> dict[str, int]:
     return twenties
 
 
+def _hand(shot: Shot) -> dict[str, Any]:
+    return {"seat": shot.seat, "t_start": shot.t_start_s, "t_strike": shot.t_strike_s, "t_end": shot.t_end_s,
+            "x_mm": shot.x_mm, "y_mm": shot.y_mm}
+
+
 def _matrix(homography) -> list[list[float]]:
     return [[float(f"{v:.9g}") for v in row] for row in homography]
 
@@ -118,11 +123,8 @@ def video_truth(timeline: Timeline, *, seed: int, film: dict[str, Any] | None) -
         "markers": markers(timeline),
         "event_log": list(timeline.event_log),
         "score": timeline.score,
-        "shots": [
-            {"seat": s.seat, "t_start": s.t_start_s, "t_strike": s.t_strike_s, "t_end": s.t_end_s,
-             "x_mm": s.x_mm, "y_mm": s.y_mm}
-            for s in timeline.shots
-        ],
+        "shots": [_hand(s) for s in timeline.shots],
+        "placements": [_hand(s) for s in timeline.placements],
         "frames_file": "frames.jsonl",
     }
     if film is not None:

@@ -26,7 +26,7 @@ def crokinole():
 
 @pytest.fixture(scope="module")
 def couronne():
-    return play_couronne(load_board("couronne"), seed=5, fps=FPS, max_strokes=14)
+    return play_couronne(load_board("couronne"), seed=3, fps=FPS, max_strokes=14)
 
 
 EXPECTED_KINDS = {
@@ -238,3 +238,19 @@ def test_referee_fed_one_event_at_a_time_agrees_with_a_full_replay(game, request
     referee = Referee(log[0])
     for n, event in enumerate(log[1:], start=2):
         assert referee.add(event) == replay(list(log[:n]))
+
+
+@pytest.mark.parametrize("game", ["carrom", "couronne"])
+def test_a_piece_put_back_appears_only_when_a_hand_sets_it_down(game, request):
+    timeline = request.getfixturevalue(game)
+    placed = [e for e in timeline.events if e["type"] == "placed"]
+    assert placed and len(placed) == len(timeline.placements)
+    set_down_s = [hand.t_strike_s for hand in timeline.placements]
+    assert [e["t"] for e in placed] == pytest.approx(set_down_s)
+    # Back on the board from off it or a pocket, without rolling there: put there by a hand.
+    appeared_s = [after.t_s for before, after in zip(timeline.frames, timeline.frames[1:])
+                  for a, b in zip(before.pieces, after.pieces)
+                  if a.kind not in ("striker", "shooter") and a.status in ("pocket", "off") and b.status == "board"]
+    assert len(appeared_s) == len(placed)
+    for t_s in appeared_s:
+        assert min(abs(t_s - s) for s in set_down_s) <= 1.0 / FPS
