@@ -1,8 +1,8 @@
 """When a simulated hand is over the board: its fingertip inside the board's outer outline (frame included).
 
 The truth lists each shot's hand times (`shots`: in at `t_start`, flick at `t_strike`,
-gone by `t_end`) and the hands that put pieces back (`placements`: set down at
-`t_strike`); between `t_start` and the fingertip reaching the frame, the arm is
+gone by `t_end`) and the hands that put pieces back or take them off between shots (`hands`:
+at the piece at `t_strike`); between `t_start` and the fingertip reaching the frame, the arm is
 still on the table beyond the board. The fingertip's path is the simulator's
 (`simulation/hands.py`): from `TIP_START_BEYOND_MM` beyond the board's outer edge
 straight in to `TIP_SHORT_MM` short of the piece, at the share `reach` gives.
@@ -30,7 +30,7 @@ class HandCover:
         self._round = isinstance(board, CrokinoleBoard)
         self._edge_mm = outer_half_size_mm(board)
         self._shots = [Shot(s["seat"], s["t_start"], s["t_strike"], s["t_end"], s["x_mm"], s["y_mm"])
-                       for s in truth["shots"] + truth.get("placements", [])]
+                       for s in truth["shots"] + truth.get("hands", [])]
 
     def fingertip_mm(self, shot: Shot, t_s: float) -> np.ndarray | None:
         """Where the fingertip of `shot`'s hand is at `t_s` (board mm); None while it is out of play."""

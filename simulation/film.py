@@ -248,7 +248,7 @@ def film_video(timeline: Timeline, *, board: BoardModel, seed: int, difficulty: 
     duration = timeline.frames[-1].t_s - t0
     bumps = _poisson_times(events_rng, rate_per_min=settings["bump_rate_per_min"], duration_s=duration)
     lights = _poisson_times(events_rng, rate_per_min=settings["light_change_rate_per_min"], duration_s=duration)
-    hands = HandLayer(board, shots=timeline.shots + timeline.placements, rng=_rng(seed, "hands"))
+    hands = HandLayer(board, shots=timeline.shots + timeline.hands, rng=_rng(seed, "hands"))
     info = {
         "homography": studio.camera.homography().tolist(),
         "homography_changes": [],

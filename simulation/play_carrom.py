@@ -10,6 +10,7 @@ and when a board, game or match ends.
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -77,6 +78,12 @@ def reset_formation(table: Table, board: CarromBoard) -> None:
             table.place(piece_id, x, y)
 
 
+def _set_out(table: Table, board: CarromBoard, striker: int) -> None:
+    """The coins set out in the break formation for the next board, the striker taken off."""
+    table.set_aside(striker, "off")
+    reset_formation(table, board)
+
+
 def free_spot(table: Table, board: CarromBoard, radius_mm: float, rng: np.random.Generator) -> tuple[float, float]:
     """Where a returned piece goes: the centre if free, else the nearest free spot found inside
     the outer circle (ICF 78: as near the centre as possible), else anywhere free."""
@@ -132,8 +139,8 @@ def play_carrom(board: CarromBoard, *, seed: int, fps: float, boards: int | None
             if boards is not None and boards_done >= boards:
                 break
             recorder.wait(1.5)
-            table.set_aside(striker, "off")
-            reset_formation(table, board)
+            recorder.by_hand(seat_of(live["turn"], live["game"]), 0.0, 0.0,
+                             partial(_set_out, table, board, striker))
             current = (live["game"], live["board"])
             recorder.event("board_start", game=current[0], board=current[1])
             recorder.wait(1.0)

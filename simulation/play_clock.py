@@ -8,7 +8,7 @@ rate, so the events of a seed are the same at any fps.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -72,7 +72,7 @@ class Recorder:
         self.t_s = 0.0
         self.frames: list[SceneFrame] = []
         self.shots: list[Shot] = []
-        self.placements: list[Shot] = []
+        self.hands: list[Shot] = []
         self.events: list[dict[str, Any]] = []
         self.strokes = 0
         self._next_frame = 0
@@ -94,26 +94,44 @@ class Recorder:
         """A truth event now."""
         self.events.append({"t": round(self.t_s, 4), "type": event_type, **fields})
 
-    def place(self, piece_id: int, x_mm: float, y_mm: float, *, seat: Seat) -> None:
-        """A hand from `seat` puts a piece back on the board: a `placed` event when it sets it down.
+    def by_hand(self, seat: Seat, x_mm: float, y_mm: float, act: Callable[[], None]) -> None:
+        """A hand from `seat` reaches to (x_mm, y_mm), does `act` there and leaves.
 
-        The piece appears only under the hand, as on a real table, never by itself.
+        Pieces put back, taken off or set out between shots change only under a
+        hand, as on a real table, never by themselves. `act` runs when the hand is
+        there; its truth events take that time.
         """
         t_start = self.t_s
         self.wait(HAND_PLACE_S)
-        self.table.place(piece_id, x_mm, y_mm)
-        self.event("placed", piece=self.table.piece(piece_id).kind, x_mm=round(x_mm, 2), y_mm=round(y_mm, 2))
-        t_set = self.t_s
+        act()
+        t_act = self.t_s
         self.wait(HAND_LEAVE_S)
-        self.placements.append(Shot(seat, round(t_start, 4), round(t_set, 4), round(self.t_s, 4),
-                                    round(x_mm, 2), round(y_mm, 2)))
+        self.hands.append(Shot(seat, round(t_start, 4), round(t_act, 4), round(self.t_s, 4),
+                               round(x_mm, 2), round(y_mm, 2)))
 
-    def remove(self, piece_id: int, status: str, *, reason: str, x_mm: float | None = None,
+    def place(self, piece_id: int, x_mm: float, y_mm: float, *, seat: Seat) -> None:
+        """A hand from `seat` puts a piece back on the board: a `placed` event when it sets it down."""
+        def put_down() -> None:
+            self.table.place(piece_id, x_mm, y_mm)
+            self.event("placed", piece=self.table.piece(piece_id).kind, x_mm=round(x_mm, 2), y_mm=round(y_mm, 2))
+
+        self.by_hand(seat, x_mm, y_mm, put_down)
+
+    def remove(self, piece_id: int, status: str, *, seat: Seat, reason: str, x_mm: float | None = None,
                y_mm: float | None = None) -> None:
-        """Take a piece off the surface by hand now (a rule removal): an `off_board` event."""
-        kind = self.table.piece(piece_id).kind
-        self.table.set_aside(piece_id, status, x_mm=x_mm, y_mm=y_mm)
-        self.event("off_board", piece=kind, reason=reason)
+        """A hand from `seat` takes a piece off the surface (a rule removal): an `off_board` event.
+
+        (x_mm, y_mm) is where the piece is set aside; the hand takes it where it lies
+        (the hole's centre for a piece in the hole).
+        """
+        state = self.table.piece(piece_id)
+        at_mm = (state.x_mm, state.y_mm) if state.status == "board" else (0.0, 0.0)
+
+        def take() -> None:
+            self.table.set_aside(piece_id, status, x_mm=x_mm, y_mm=y_mm)
+            self.event("off_board", piece=state.kind, reason=reason)
+
+        self.by_hand(seat, *at_mm, take)
 
     def shoot(self, piece_id: int, flick: Flick, *, seat: Seat, side: str, lift: tuple[int, ...] = ()) -> StrokeResult:
         """One shot: the hand sets the piece at the flick's spot, flicks it, and play runs to rest.
@@ -167,7 +185,7 @@ class Recorder:
             fps=self.fps,
             frames=frames,
             shots=tuple(self.shots),
-            placements=tuple(self.placements),
+            hands=tuple(self.hands),
             events=tuple(self.events),
             event_log=tuple(event_log),
             score=score,

@@ -9,6 +9,7 @@ are scored by zone and a `round` event goes into the log.
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -79,12 +80,17 @@ def play_crokinole(board: CrokinoleBoard, *, seed: int, fps: float, rounds: int 
         round_index += 1
         recorder.wait(1.0)
         for side in SIDES:
-            for k, piece_id in enumerate(discs[side]):
-                table.set_aside(piece_id, "off", x_mm=_beside_seat(board, SEAT_OF_SIDE[side], k)[0],
-                                y_mm=_beside_seat(board, SEAT_OF_SIDE[side], k)[1])
+            recorder.by_hand(SEAT_OF_SIDE[side], 0.0, 0.0, partial(_clear_side, table, board, discs, side))
         recorder.wait(1.0)
     return recorder.timeline(game="crokinole", board_model=board.model, event_log=referee.log,
                              score=referee.final_score())
+
+
+def _clear_side(table: Table, board: CrokinoleBoard, discs: dict[str, list[int]], side: str) -> None:
+    """A side's player takes its discs off the board after a round, beside their seat."""
+    for k, piece_id in enumerate(discs[side]):
+        x_mm, y_mm = _beside_seat(board, SEAT_OF_SIDE[side], k)
+        table.set_aside(piece_id, "off", x_mm=x_mm, y_mm=y_mm)
 
 
 def _play_round(table: Table, board: CrokinoleBoard, recorder: Recorder, discs: dict[str, list[int]], *,
@@ -154,24 +160,29 @@ def _rule_on_shot(table: Table, board: CrokinoleBoard, recorder: Recorder, discs
     outcome = resolve_shot(shot_facts(table, board, discs, side=side, disc=disc, before=before, result=result))
     if not outcome.removals and not outcome.twenties:
         return []
-    recorder.wait(0.5)
+    seat = SEAT_OF_SIDE[side]
     ditch_r = board.surface_radius_mm + board.ditch_width_mm / 2
     for removal in outcome.removals:
         state = table.piece(int(removal.disc))
         # A disc taken out of the hole goes to the ditch on the shooter's side.
         x, y = (state.x_mm, state.y_mm) if state.status == "board" else seat_to_board(SEAT_OF_SIDE[side], 0.0, -1.0)
         d = math.hypot(x, y) or 1.0
-        recorder.remove(int(removal.disc), "ditch", reason=removal.reason.value, x_mm=x / d * ditch_r,
+        recorder.remove(int(removal.disc), "ditch", seat=seat, reason=removal.reason.value, x_mm=x / d * ditch_r,
                         y_mm=y / d * ditch_r)
     owners = {str(i): s for s in SIDES for i in discs[s]}
     for twenty in outcome.twenties:
         # WCC: a 20 is taken out of the hole after the turn and kept beside the board.
         owner = owners[twenty]
         x, y = _beside_seat(board, SEAT_OF_SIDE[owner], DISCS_PER_SIDE + len(table.ids(status="off")) % 8)
-        table.set_aside(int(twenty), "off", x_mm=x, y_mm=y)
-        recorder.event("twenty_set_aside", piece=KIND_OF_SIDE[owner])
-    recorder.wait(0.4)
+        recorder.by_hand(seat, 0.0, 0.0, partial(_set_twenty_aside, table, recorder, int(twenty), KIND_OF_SIDE[owner],
+                                                 x_mm=x, y_mm=y))
     return [owners[t] for t in outcome.twenties]
+
+
+def _set_twenty_aside(table: Table, recorder: Recorder, piece_id: int, kind: str, *, x_mm: float,
+                      y_mm: float) -> None:
+    table.set_aside(piece_id, "off", x_mm=x_mm, y_mm=y_mm)
+    recorder.event("twenty_set_aside", piece=kind)
 
 
 def round_discs(table: Table, board: CrokinoleBoard, discs: dict[str, list[int]]) -> dict[str, list[int]]:

@@ -39,7 +39,7 @@ class PieceState:
 class Shot:
     """A stroke or shot: the hand places the piece at (x_mm, y_mm) from `seat`,
     flicks it at `t_strike_s`, and is gone by `t_end_s`. A hand that only puts a
-    piece back (`Timeline.placements`) sets it down at `t_strike_s`."""
+    piece back or takes one off (`Timeline.hands`) does so at `t_strike_s`."""
 
     seat: Seat
     t_start_s: float
@@ -60,8 +60,8 @@ class Timeline:
     """A whole simulated match (or part), sampled at `fps`, with its ground truth.
 
     `events` are truth events in the design.md shape (`t`, `type`, `piece`, `pocket`);
-    `event_log` is the log `boardreader score` replays to `score`. `placements`
-    are the hands that put pieces back on the board between shots.
+    `event_log` is the log `boardreader score` replays to `score`. `hands` are
+    the hands that put pieces back, take them off or set the board out between shots.
     """
 
     game: str
@@ -72,4 +72,4 @@ class Timeline:
     events: tuple[dict[str, Any], ...] = ()
     event_log: tuple[dict[str, Any], ...] = ()
     score: dict[str, Any] = field(default_factory=dict)
-    placements: tuple[Shot, ...] = ()
+    hands: tuple[Shot, ...] = ()

@@ -124,7 +124,7 @@ def video_truth(timeline: Timeline, *, seed: int, film: dict[str, Any] | None) -
         "event_log": list(timeline.event_log),
         "score": timeline.score,
         "shots": [_hand(s) for s in timeline.shots],
-        "placements": [_hand(s) for s in timeline.placements],
+        "hands": [_hand(s) for s in timeline.hands],
         "frames_file": "frames.jsonl",
     }
     if film is not None:

@@ -244,8 +244,8 @@ def test_referee_fed_one_event_at_a_time_agrees_with_a_full_replay(game, request
 def test_a_piece_put_back_appears_only_when_a_hand_sets_it_down(game, request):
     timeline = request.getfixturevalue(game)
     placed = [e for e in timeline.events if e["type"] == "placed"]
-    assert placed and len(placed) == len(timeline.placements)
-    set_down_s = [hand.t_strike_s for hand in timeline.placements]
+    assert placed and len(placed) == len(timeline.hands)
+    set_down_s = [hand.t_strike_s for hand in timeline.hands]
     assert [e["t"] for e in placed] == pytest.approx(set_down_s)
     # Back on the board from off it or a pocket, without rolling there: put there by a hand.
     appeared_s = [after.t_s for before, after in zip(timeline.frames, timeline.frames[1:])
@@ -254,3 +254,18 @@ def test_a_piece_put_back_appears_only_when_a_hand_sets_it_down(game, request):
     assert len(appeared_s) == len(placed)
     for t_s in appeared_s:
         assert min(abs(t_s - s) for s in set_down_s) <= 1.0 / FPS
+
+
+def test_a_crokinole_disc_leaves_the_board_after_a_shot_only_under_a_hand(crokinole):
+    hand_s = [hand.t_strike_s for hand in crokinole.hands]
+    # Off the board or out of the hole without rolling: a removal, a 20 set aside, the round's discs cleared.
+    taken_s = [after.t_s for before, after in zip(crokinole.frames, crokinole.frames[1:])
+               for a, b in zip(before.pieces, after.pieces)
+               if a.status in ("board", "hole") and b.status in ("ditch", "off")]
+    assert len(taken_s) >= DISCS_PER_SIDE  # at least the round's discs cleared
+    for t_s in taken_s:
+        assert min(abs(t_s - s) for s in hand_s) <= 1.0 / FPS
+    by_rule = [e for e in crokinole.events if e["type"] in ("off_board", "twenty_set_aside")
+               and e.get("reason") not in ("left_surface", "jumped")]
+    for event in by_rule:
+        assert min(abs(event["t"] - s) for s in hand_s) < 1e-6
