@@ -74,6 +74,7 @@ def play_crokinole(board: CrokinoleBoard, *, seed: int, fps: float, rounds: int 
         twenties = _play_round(table, board, recorder, discs, starter=starter, skills=skills, rng=rng,
                                max_shots=max_shots)
         if twenties is None:
+            recorder.wait(1.0)  # cut short after a shot: the camera runs on until the hands are gone and all is still
             break
         referee.add({"type": "round", "discs": round_discs(table, board, discs), "twenties": twenties})
         recorder.event("round_end", round=round_index + 1)

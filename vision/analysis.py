@@ -27,7 +27,7 @@ from vision.pieces import BoardReading
 from vision.pieces_read import read_pieces
 from vision.pockets import (DitchWatch, HoleWatch, PocketWatch, approach_mask, board_masks, pocket_centres_mm,
                             pocket_radius_mm)
-from vision.settle import SettleGate, SettleSettings
+from vision.settle import GateReading, SettleGate, SettleSettings
 from vision.sources import Frame
 
 # Share of the board moving on its own (about a shot piece's trace in a frame) ... A crokinole
@@ -252,6 +252,7 @@ class BoardAnalyzer:
         self._settled_seen: np.ndarray | None = None  # where it shows what was in view (None: everywhere)
         self._read_frame: np.ndarray | None = None  # full frame of the last reading events were drawn from
         self._hole: HoleWatch | None = None  # crokinole
+        self._hole_small: np.ndarray | None = None  # the hole's mouth in the gate's small view
         self._empty_frame: np.ndarray | None = None  # crokinole: a full frame with the 20-hole and the ditch empty
         self._reader = (ThreadPoolExecutor(1, thread_name_prefix="read")
                         if self.read_in_background or self.read_ahead else None)
@@ -377,6 +378,7 @@ class BoardAnalyzer:
                                                         borderMode=cv2.BORDER_REPLICATE)
             self._hole = (HoleWatch(self._pockets, empty=self._empty_frame) if self._hole is None
                           else self._hole.moved(self._pockets, empty=self._empty_frame))
+            self._hole_small = self._gate.shrink(self._pockets.mouth_mask(image_shape))
             self._ditch = DitchWatch(self._homography, board=self._board, shrink=self._gate.shrink,
                                      image_shape=image_shape, empty=self._empty_frame)
         if moved is not None and self._settled_frame is not None:
@@ -391,10 +393,15 @@ class BoardAnalyzer:
                 self._read_frame = cv2.warpPerspective(self._read_frame, moved, (w, h),
                                                        borderMode=cv2.BORDER_REPLICATE)
 
+    def _hole_covered(self, gate: GateReading) -> bool:
+        """Whether a hand is over the 20-hole (or held still over the board): its look then is no disc in it."""
+        body = self._gate.arm_body
+        return gate.is_occluded or (body is not None and bool((body & self._hole_small).any()))
+
     def _watch(self, frame: Frame) -> AnalysisStep:
         gate = self._gate.update(frame.image, frame.t_s)
         self._pockets.update(frame.image, frame.t_s)
-        if self._hole is not None:
+        if self._hole is not None and not self._hole_covered(gate):
             self._hole.update(frame.image, frame.t_s)
         if self._ditch is not None:
             self._ditch.update(self._gate.free_change, frame.t_s, frame.image)

@@ -230,6 +230,7 @@ class EventInferer:
         self._last_20s: list[str] = []  # crokinole: colours of the 20s of the last shot (an invalid one's are taken out)
         self._last_shot_invalid = False  # crokinole: the last shot touched no opponent disc on the board (NCA 3c)
         self._started = False
+        self._hole_full = False  # crokinole: the 20-hole looked full at the last reading
         self.round_ended = False  # crokinole: every disc is shot (the match says): a board emptied now is cleared
         # Crokinole: the colour of the last shot (as if before the first one, when its shooter is known).
         self._last_shot: str | None = None
@@ -258,6 +259,7 @@ class EventInferer:
             self._twenties = dict(reading.twenties)
             self._over_hole = self._over_hole_discs(reading)
             self._ditch_discs = motion.ditch_discs if motion is not None else ()
+            self._hole_full = motion.hole_full if motion is not None else False
             return []
         motion = motion or Motion(t_s, None)
         # Crokinole: a shot with no strike seen (a pale disc on a pale board) is timed by the faint motion,
@@ -346,8 +348,21 @@ class EventInferer:
                     and not any(p.kind == stroke_piece for p in reading.pieces))
         striker_changed = bool(strikers_gone or vanished or any(t.kind == stroke_piece for t in new_tracks)
                                or any(t.kind == stroke_piece for t, _ in moved_really))
-        waiting = False
+        waiting = cleared = False
         if self.game == "crokinole":
+            # Every disc taken off, none come: the board cleared for the next round. One disc read
+            # there still, and not where a disc lay, is no disc left behind: the reader's phantom, or
+            # the next round's first disc set down; it is taken as new, to be confirmed by the next reading.
+            # Struck, that is a shot that knocked them off, unless every disc of the round was shot already.
+            cleared = (motion.strike_s is None or self.round_ended) and (
+                (not reading.pieces and (len(missing) >= CLEARED_DISCS or (self.round_ended and missing)))
+                or (len(missing) >= CLEARED_DISCS and len(reading.pieces) <= CLEARED_LEFT and not still))
+            # A hole that took a disc looks full once the hand is gone; one looked full only while a hand was over it.
+            filled = bool(entries) and motion.hole_full
+            if cleared or self._removed_by_hand(missing, reading, motion, changed=bool(new_tracks or moved_really or filled)):
+                # A hand reaching in to take discs off stirs the board like a shot: it was none.
+                motion = replace(motion, strike_s=None, later_strikes=())
+                entries = []
             # A shot brings a disc in from the shooting line or sets discs rolling; discs taken
             # off by hand after an invalid shot or a 20 are no shot. A disc set on the shooting
             # line with nothing rolling waits for its shot (the hand held still long enough for
@@ -385,12 +400,7 @@ class EventInferer:
             if hidden is not None:
                 observations.append(hidden)
                 entries = [(hidden.t_s, None)]
-        # Every disc taken off with nothing struck: the board cleared for the next round, not removals. One disc
-        # read there still, and not where a disc lay, is no disc left behind: the reader's phantom, or the next
-        # round's first disc set down; it is taken as new, to be confirmed by the next reading.
-        cleared = (not reading.pieces and (len(missing) >= CLEARED_DISCS or (self.round_ended and missing))) or (
-            len(missing) >= CLEARED_DISCS and len(reading.pieces) <= CLEARED_LEFT and not still)
-        if self.game == "crokinole" and motion.strike_s is None and cleared:
+        if cleared:
             for track in missing:
                 self._tracks.remove(track)
             for track, piece in moved:
@@ -436,6 +446,7 @@ class EventInferer:
                 self._last_shot_invalid = bool(opponents) and not touched.intersection(opponents)
             for track in new_tracks:
                 track.appeared_s = None  # the shot disc: no placement to confirm
+        self._hole_full = motion.hole_full
         for o in sorted(observations, key=lambda o: o.t_s):
             if o.piece == "queen" and o.type in ("pocketed", "placed"):
                 self._queen_pocketed = o.type == "pocketed"
@@ -519,6 +530,21 @@ class EventInferer:
         if self.game == "crokinole" or track.kind == STROKE_PIECES[self.game] or not track.announce:
             return []  # the striker comes and goes with every stroke
         return [Observation(appeared_s, "placed", track.kind, confidence=min(1.0, track.votes[track.kind]))]
+
+    def _removed_by_hand(self, missing: list[_Track], reading: BoardReading, motion: Motion, *, changed: bool) -> bool:
+        """Crokinole: whether the view's only change is discs the rules take off, gone under a hand: no shot.
+
+        Nothing came in, moved or entered the hole (`changed`); what went is a disc left touching the
+        outer line (rules 4a), the shooter's own discs after a shot that touched no opponent disc
+        (3c), or 20s out of the hole (2: read there before, or the hole full at the last reading, or
+        a 20 seen going in at the last shot, and empty now).
+        """
+        if changed:
+            return False
+        fewer_20s = any(reading.twenties.get(kind, 0) < n for kind, n in self._twenties.items())
+        emptied = (self._hole_full or bool(self._last_20s)) and not motion.hole_full
+        removable = all(t.zone == 0 or (self._last_shot_invalid and t.kind == self._last_shot) for t in missing)
+        return removable and (bool(missing) or fewer_20s or emptied)
 
     def _next_shooter(self) -> str | None:
         """Crokinole: the colour whose turn it is, as the shots so far alternate (None: not known)."""

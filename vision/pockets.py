@@ -173,6 +173,13 @@ class PocketWatch:
         rows, cols, _, _ = self._windows[pocket]
         return image[rows, cols][self._mouths[pocket]].astype(np.int16)
 
+    def mouth_mask(self, image_shape: tuple[int, int], pocket: int = 0) -> np.ndarray:
+        """A full-frame bool mask of the pixels `mouth` takes."""
+        rows, cols, _, _ = self._windows[pocket]
+        mask = np.zeros(image_shape, bool)
+        mask[rows, cols] = self._mouths[pocket]
+        return mask
+
     def surround(self, image: np.ndarray, pocket: int = 0) -> np.ndarray:
         """The pixels (n, 3) of the board in the wider ring around a pocket (its light, pieces aside)."""
         rows, cols, _, around = self._windows[pocket]

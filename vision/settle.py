@@ -6,7 +6,10 @@ Cheap measures on a small copy of each frame:
   patches: not the thin lines a video codec's refresh redraws), or of the
   table just beyond the board, where arms reach in;
 - free motion: the part of that motion in regions that do not reach the rim,
-  i.e. pieces moving on their own rather than a hand (used to time a stroke);
+  i.e. pieces moving on their own rather than a hand (used to time a stroke).
+  An even sleeve changes only at its edges as it moves: a hand reaching far in
+  changes its fingertips apart from the rim. What joins them is the arm's body,
+  unlike the last settled view all the way from the rim (`arm_body`);
 - occlusion: the rim around the playing surface (the frame, where pieces never
   lie) changed since the last settled view in one large patch: an arm reaching
   in. A light change alters the whole rim alike and is divided out first; at
@@ -19,9 +22,12 @@ Cheap measures on a small copy of each frame:
   changed since the last settled view (the first frame, before any) in one
   patch as large as an arm's. Skin over a wooden frame barely shows; the
   sleeve on the table beyond does. A still patch there is an arm held still
-  while aiming, not the new normal: the table's view is renewed only when the
-  board settles (after `occlusion_timeout_s` at the latest). A piece knocked
-  onto the table, or thin edges left by a shaken camera, are not arms.
+  while aiming, not the new normal: the table's view is renewed when the
+  board settles (after `occlusion_timeout_s` at the latest), and where it has
+  not moved for `table_absorb_s`, longer than any arm is held still: a lamp that
+  changed the table while play went on, the board never still long enough to
+  settle. A piece knocked onto the table, or thin edges left by a shaken camera,
+  are not arms.
 
 A slow piece changes little from frame to frame, so the still board is also compared
 with its view when the stillness began. That comparison follows the pieces' contrast
@@ -64,7 +70,11 @@ class SettleSettings:
     rim_width_fraction: float = 0.05  # default rim: a ring this wide (share of the board's size) outside it
     arm_rim_fraction: float = 0.01  # a changed patch this big (share of the rim) is an arm
     occlusion_timeout_s: float = 1.5
+    # More of the board unlike the settled view, reaching its rim, than arms cover (two, to the centre
+    # of a carrom board) is a changed light or camera: no arm's outline to tell motion by.
+    max_arm_share: float = 0.3
     rim_absorb_s: float = 1.0  # a changed rim pixel unchanged from frame to frame this long is the new normal
+    table_absorb_s: float = 3.0  # ... a changed table pixel (longer than the occlusion timeout: arms rest there)
     # A changed patch of the table beyond the board this big (share of the playing surface, about
     # 3000 mm^2 on a carrom board: twice a striker, half an arm 100 mm in) is an arm.
     arm_table_fraction: float = 0.006
@@ -125,10 +135,13 @@ class SettleGate:
         # Changed pixels of the small view not connected to the rim (pieces moving on their own)
         # in the last frame, when it moved; None otherwise.
         self.free_change: np.ndarray | None = None
+        # The parts of the small view an arm covers, body and all, in the last frame, when it moved; None otherwise.
+        self.arm_body: np.ndarray | None = None
         self._reference: np.ndarray | None = None  # the last settled view
         self._reference_level: np.ndarray | None = None  # the typical colour of its rim
         self._reference_bounds: _RegionBounds | None = None  # its `_edge_bounds` on the rim
         self._changed_at_s: np.ndarray | None = None  # per small pixel: when it last changed between frames
+        self._moved_at_s: np.ndarray | None = None  # ... in a patch (not a key frame's thin lines or a speck)
         self._still_since_s: float | None = None
         self._still_start: np.ndarray | None = None
         self._settled = False
@@ -141,10 +154,11 @@ class SettleGate:
             self._prepare_masks(small.shape[:2])
         s = self.settings
         board_px = self._board_px
-        self.free_change = None
+        self.free_change = self.arm_body = None
         if self._previous is None:
             motion, free_motion = 1.0, 0.0  # nothing to compare with: not yet known to be still
             self._changed_at_s = np.full(small.shape[:2], t_s, np.float32)
+            self._moved_at_s = self._changed_at_s.copy()
             if self._table_reference is None:
                 # The first sight stands for the settled table until there is one: an arm that reaches
                 # in and aims before the board ever settled is seen too.
@@ -153,11 +167,12 @@ class SettleGate:
             changed = _channel_change(small, self._previous) > s.pixel_change
             self._changed_at_s[changed] = t_s
             solid = _solid(changed)
+            self._moved_at_s[solid] = t_s
             motion = np.count_nonzero(solid & self._mask) / board_px
             if self._table is not None and motion <= s.moving_fraction:
                 # An arm moving on the table next to the board is no still board: it is reaching in.
                 motion = max(motion, np.count_nonzero(solid & self._table.view(bool)) / board_px)
-            free_motion = self._free_motion(changed, board_px) if motion > s.moving_fraction else 0.0
+            free_motion = self._free_motion(changed, small, board_px) if motion > s.moving_fraction else 0.0
         self._previous = small
         is_moving = motion > s.moving_fraction
         if is_moving:
@@ -315,14 +330,40 @@ class SettleGate:
         changed = _solid(_channel_change(small, self._still_start) > self._drift_change) & self._mask
         return np.count_nonzero(changed) / board_px > self.settings.moving_fraction
 
-    def _free_motion(self, changed: np.ndarray, board_px: int) -> float:
-        """Share of the board changed in regions that do not reach the rim: moving pieces."""
-        count, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+    def _free_motion(self, changed: np.ndarray, small: np.ndarray, board_px: int) -> float:
+        """Share of the board changed in regions that do not reach the rim, nor an arm's body: moving pieces.
+
+        An arm's sleeve or skin looks the same from frame to frame inside its outline: only its
+        edges change as it moves. A hand reaching far in (to the centre, to put a piece back or
+        take one out of the hole) changes its fingers apart from where it crosses the rim. What
+        joins them is its body, unlike the settled board all along.
+        """
+        body = self.arm_body = self._arm_body(small, board_px)
+        joined = changed | body if body is not None else changed
+        count, labels = cv2.connectedComponents(joined.view(np.uint8), connectivity=8)
         touching_rim = np.zeros(count, bool)
-        touching_rim[labels[self._rim & changed]] = True
+        touching_rim[labels[self._rim & joined]] = True
         touching_rim[0] = True  # the unchanged background
-        self.free_change = ~touching_rim[labels]
+        self.free_change = changed & ~touching_rim[labels]
         return np.count_nonzero(self._mask & self.free_change) / board_px
+
+    def _arm_body(self, small: np.ndarray, board_px: int) -> np.ndarray | None:
+        """The parts unlike the last settled view that reach the rim: arms in, body and all (None: not known).
+
+        None before the board first settled, and where most of the board is unlike it: the light
+        or the camera changed, which says nothing about arms.
+        """
+        if self._reference is None:
+            return None
+        unlike = _solid(_channel_change(small, self._reference) > self.settings.pixel_change)
+        count, labels = cv2.connectedComponents(unlike.view(np.uint8), connectivity=8)
+        reaching = np.zeros(count, bool)
+        reaching[labels[self._rim & unlike]] = True
+        reaching[0] = False
+        body = reaching[labels]
+        if np.count_nonzero(body & self._mask) > self.settings.max_arm_share * board_px:
+            return None
+        return body
 
     def shrink(self, mask: np.ndarray) -> np.ndarray:
         """A full-frame mask in the gate's small view (the frame of `free_change`)."""
@@ -333,9 +374,9 @@ class SettleGate:
 
     def _arm_in(self, small: np.ndarray, t_s: float) -> bool:
         """An arm reaches in: seen on the board's rim, or on the table beyond it."""
-        return self._arm_in_rim(small, t_s) or self._arm_on_table(small)
+        return self._arm_in_rim(small, t_s) or self._arm_on_table(small, t_s)
 
-    def _arm_on_table(self, small: np.ndarray) -> bool:
+    def _arm_on_table(self, small: np.ndarray, t_s: float) -> bool:
         """One arm-sized patch of the table just beyond the board changed since the settled view."""
         if self._table_reference is None or self._table_sample.size == 0:
             return False
@@ -344,6 +385,22 @@ class SettleGate:
                                            dim_aware=True)
         if cv2.countNonZero(patch) < needed:
             return False
+        # Table pixels that differ but have not changed from frame to frame for longer than any arm is held
+        # still (the occlusion timeout lets such an arm be) are the new normal: a lamp that changed how
+        # the table or the floor beyond it looks, while play went on and the board never stayed still
+        # long enough to settle.
+        stale = patch.view(bool) & (t_s - self._moved_at_s >= self.settings.table_absorb_s)
+        if stale.any():
+            # Taken into the reference as they would have looked in its light (the light change is divided out).
+            gain = (level + 1) / (self._table_level + 1)
+            reference = self._table_reference.copy()
+            reference[stale] = np.clip(small[stale] / gain, 0, 255).astype(np.uint8)
+            self._table_reference = reference
+            self._table_bounds = self._edge_bounds(reference, self._table)
+            patch, level = self._changed_since(small, self._table_bounds, self._table_level, self._table_sample,
+                                               dim_aware=True)
+            if cv2.countNonZero(patch) < needed:
+                return False
         changed = _largest_patch(cv2.morphologyEx(patch, cv2.MORPH_OPEN, SPECK_KERNEL), needed)
         if changed is None:
             return False

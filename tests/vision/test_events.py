@@ -813,3 +813,34 @@ def test_crokinole_a_pale_disc_on_the_outer_line_not_read_again_is_off_though_th
     inf.settled(BoardReading("crokinole", (Piece("light", -200, -53, 15.9, 0.9, zone=5),)), 0.0, None)
     unchanged = picture_unchanged_at((-200, -53))
     assert inf.settled(BoardReading("crokinole", ()), 1.3, Motion(0.9, None, unchanged=unchanged)) == []
+
+
+def test_crokinole_discs_the_rules_take_off_under_a_hand_are_no_shot_though_the_hand_stirred_the_board():
+    # A 20 taken out of the hole: the hole looked full at the last reading and is empty now.
+    inf = crokinole_inferer(("light", 250, 0))
+    inf.settled(reading(("light", 250, 0), game="crokinole"), 2.0,
+                Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_entries=(1.5,), hole_full=True))
+    taken = inf.settled(reading(("light", 250, 0), game="crokinole"), 4.0, Motion(2.8, 3.0, hole_full=False))
+    assert taken == []
+    # A disc left touching the outer line taken off into the ditch: its removal, no shot.
+    inf = crokinole_inferer(("light", 250, 0))
+    on_line = BoardReading("crokinole", (Piece("light", 250, 0, 15.5, 0.9), Piece("dark", 0, 290, 15.5, 0.9, zone=0)),
+                           {})
+    inf.settled(on_line, 2.0, Motion(1.0, 1.1))
+    removed = inf.settled(reading(("light", 250, 0), game="crokinole"), 4.0,
+                          Motion(2.8, 3.0, ditch=((3.2, np.pi / 2),)))
+    assert [(o.type, o.piece, o.t_s) for o in removed] == [("off_board", "dark", 3.2)]
+    # The same disc gone while another came in from the shooting line: a shot that knocked it off.
+    inf = crokinole_inferer(("light", 250, 0))
+    inf.settled(on_line, 2.0, Motion(1.0, 1.1))
+    shot = inf.settled(reading(("light", 250, 0), ("light", 60, 200), game="crokinole"), 4.0,
+                       Motion(2.8, 3.0, ditch=((3.2, np.pi / 2),)))
+    assert [o.type for o in shot] == ["shot", "off_board"]
+
+
+def test_crokinole_a_board_cleared_after_the_rounds_last_shot_is_no_shot_though_the_hands_stirred_it():
+    discs = [("light", 60, 0), ("dark", -60, 20), ("dark", 0, 110), ("light", 30, -90)]
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),))
+    inf.settled(reading(*discs, game="crokinole"), 0.0, None)
+    inf.round_ended = True
+    assert inf.settled(reading(game="crokinole"), 2.0, Motion(1.0, 1.2)) == []

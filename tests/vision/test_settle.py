@@ -326,3 +326,52 @@ def test_the_gate_measures_a_pale_disc_as_faint_and_a_dark_one_as_plain():
     assert gate.set_pieces(image, centres[1:], radii[1:], ("dark",)) > 100
     assert gate.set_pieces(image, np.array([[-50.0, 400.0]]), radii[:1], ("light",)) is None  # off the view
 
+
+
+def test_a_hand_reaching_to_the_centre_moves_nothing_on_its_own_but_a_disc_rolling_beside_it_does():
+    size = 800
+    board, scene, (surface, rim, table) = crokinole_scene(size)
+    surface_r_px = 0.5 * board.surface_radius_mm
+    gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+    t, free = 0.0, []
+    for k in range(40):
+        image = scene.copy()
+        if k >= 12:
+            # An even sleeve reaches in from the right towards the hole: only its fingertips change.
+            tip_x = round(size / 2 + surface_r_px - (k - 12) * 8)
+            cv2.rectangle(image, (tip_x, size // 2 - 20), (size, size // 2 + 20), (70, 90, 160), -1)
+        if k >= 30:
+            # A disc rolls across the far side of the board, free of the arm.
+            cv2.circle(image, (round(size / 2 - 0.6 * surface_r_px), round(size / 2 - 120 + (k - 30) * 8)), 8,
+                       (40, 40, 40), -1)
+        free.append(gate.update(image, t).free_motion_fraction)
+        t += 1 / 30
+    assert not any(free[12:30])  # the reaching hand alone
+    assert all(f > 0 for f in free[31:])
+
+
+def test_a_lamp_that_changed_the_table_for_good_does_not_hold_the_board_while_play_goes_on():
+    size = 800
+    board, scene, (surface, rim, table) = crokinole_scene(size)
+    frame_r_px = 0.5 * (board.surface_radius_mm + board.ditch_width_mm + board.frame_width_mm)
+    gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+    fps = 30
+    t, settled_at = 0.0, []
+    for k in range(10 * fps):
+        image = scene.copy()
+        if k >= fps // 2:
+            # The lamp's new light on the table beside the board, for good.
+            corner = round(size / 2 - 0.8 * frame_r_px)
+            cv2.rectangle(image, (size // 2 - 260, size - corner - 100), (corner, size - corner), (175, 168, 150), -1)
+        if k >= fps:
+            # Play goes on: each second a disc slides for half of it and lies still for the other half,
+            # never long enough for an arm held still to time out.
+            slid = min(k % fps, fps // 2)
+            cv2.circle(image, (size // 2 + 60, size // 2 - 150 + slid * 6), 8, (40, 40, 40), -1)
+        reading = gate.update(image, t)
+        if reading.is_new_settle:
+            settled_at.append(k / fps)
+        t += 1 / fps
+    absorbed_s = 0.5 + SettleSettings().table_absorb_s
+    assert not any(1.0 < s < absorbed_s for s in settled_at)  # the light held the board at first ...
+    assert any(absorbed_s <= s < absorbed_s + 1.5 for s in settled_at)  # ... until it lasted longer than any arm
