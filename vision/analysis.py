@@ -126,6 +126,11 @@ class _Segment:
         if aimed_s is not None:
             runs = [run for run in runs if run.start_s > aimed_s]
         long_runs = [run for run in runs if run.frames >= STRIKE_FRAMES]
+        if aimed and not long_runs and aimed_s is None:
+            # The striker set down under the hand moved with the arm's body, not on its own: the aim
+            # is the hand's last hold however it set the striker down.
+            aimed_s = self._last_hold_end_s()
+            runs = [run for run in runs if aimed_s is not None and run.start_s > aimed_s]
         if not long_runs and aimed_s is not None:
             long_runs = runs[:1]  # a soft stroke after the aim, the striker alone barely moving
         largest = max((run.total for run in long_runs), default=0.0)
@@ -173,6 +178,20 @@ class _Segment:
             first_s = first_s if first_s is not None else t_s
             last_s = t_s
         return last_s if last_s is not None and last_s - first_s >= AIM_S else None
+
+    def _last_hold_end_s(self) -> float | None:
+        """When the last stretch of a hand held still over the board (occluded) for `AIM_S` at least ended."""
+        first_s = last_s = found_s = None
+        for t_s, share in self.arm_motion:
+            if share < 1.0:
+                first_s = None
+                continue
+            if first_s is None or t_s - last_s > SET_DOWN_GAP_S:
+                first_s = t_s
+            last_s = t_s
+            if last_s - first_s >= AIM_S:
+                found_s = last_s
+        return found_s
 
     def faint_strike_s(self) -> float | None:
         """Crokinole: when a shot that set no strike's motion going was struck (None: no run of free motion).

@@ -204,3 +204,18 @@ def test_a_strike_begins_at_its_first_free_motion_though_the_withdrawing_hand_hi
     (strike_s,) = apart.strikes_s(min_motion=0.003)
     assert apart.began_s(strike_s, min_motion=0.003) == pytest.approx(strike_s)
 
+
+
+def test_a_soft_stroke_after_an_aim_is_struck_though_the_striker_was_set_down_under_the_hand():
+    # As carrom clip 5002 at 64.7 s: the striker set down moved with the hand (no motion of its own), the hand
+    # held still aiming, then the striker barely rolled: single frames of motion after the aim.
+    segment = _Segment()
+    for i in range(60, 120):
+        t_s = i / 30
+        segment.begin(t_s)
+        held = 2.2 <= t_s < 2.9
+        rolling = i in (88, 89, 92, 95)
+        segment.free_motion.append((t_s, 0.006 if rolling else 0.0))
+        segment.arm_motion.append((t_s, 1.0 if held else (0.02 if t_s < 2.2 else 0.0)))
+    assert segment.strikes_s(min_motion=0.003, aimed=True) == pytest.approx([88 / 30])
+    assert segment.strikes_s(min_motion=0.003) == []  # without aiming (crokinole, couronne) no strike is seen
