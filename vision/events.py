@@ -447,6 +447,9 @@ class EventInferer:
             for track in new_tracks:
                 track.appeared_s = None  # the shot disc: no placement to confirm
         self._hole_full = motion.hole_full
+        if self.game == "crokinole" and not is_stroke and missing:
+            # The rules take off what an invalid shot left once, before the next shot: discs gone later are not that.
+            self._last_shot_invalid = False
         for o in sorted(observations, key=lambda o: o.t_s):
             if o.piece == "queen" and o.type in ("pocketed", "placed"):
                 self._queen_pocketed = o.type == "pocketed"
@@ -537,12 +540,14 @@ class EventInferer:
         Nothing came in, moved or entered the hole (`changed`); what went is a disc left touching the
         outer line (rules 4a), the shooter's own discs after a shot that touched no opponent disc
         (3c), or 20s out of the hole (2: read there before, or the hole full at the last reading, or
-        a 20 seen going in at the last shot, and empty now).
+        a 20 seen going in at the last shot when it was invalid, and empty now).
         """
         if changed:
             return False
         fewer_20s = any(reading.twenties.get(kind, 0) < n for kind, n in self._twenties.items())
-        emptied = (self._hole_full or bool(self._last_20s)) and not motion.hole_full
+        # A 20 hidden in the hole (a dark disc in a dark hole) is known only by the last shot: taken out
+        # when that shot was invalid (3c). A valid one is set aside too, but that may come with the next shot.
+        emptied = (self._hole_full or (self._last_shot_invalid and bool(self._last_20s))) and not motion.hole_full
         removable = all(t.zone == 0 or (self._last_shot_invalid and t.kind == self._last_shot) for t in missing)
         return removable and (bool(missing) or fewer_20s or emptied)
 

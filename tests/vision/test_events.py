@@ -844,3 +844,16 @@ def test_crokinole_a_board_cleared_after_the_rounds_last_shot_is_no_shot_though_
     inf.settled(reading(*discs, game="crokinole"), 0.0, None)
     inf.round_ended = True
     assert inf.settled(reading(game="crokinole"), 2.0, Motion(1.0, 1.2)) == []
+
+
+def test_crokinole_a_disc_knocked_off_after_an_invalid_shot_s_removal_is_no_removal_but_a_shot():
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="dark")
+    inf.settled(reading(("light", 250, 0), ("dark", 0, 200), game="crokinole"), 0.0, None)
+    # Dark's shot touches no light disc (invalid, 3c) and lies at (-100, 100); it is taken off by hand.
+    inf.settled(reading(("light", 250, 0), ("dark", 0, 200), ("dark", -100, 100), game="crokinole"), 2.0,
+                Motion(1.0, 1.1))
+    inf.settled(reading(("light", 250, 0), ("dark", 0, 200), game="crokinole"), 4.0, Motion(3.0, None))
+    # Light's shot knocks the other dark disc off and goes off itself: a shot, not that removal again.
+    shot = inf.settled(reading(("light", 250, 0), game="crokinole"), 6.0,
+                       Motion(5.0, 5.1, ditch=((5.6, np.pi / 2),)))
+    assert [(o.type, o.piece) for o in shot][:1] == [("shot", "light")]
