@@ -415,7 +415,7 @@ class BoardAnalyzer:
     def _hole_covered(self, gate: GateReading) -> bool:
         """Whether a hand is over the 20-hole (or held still over the board): its look then is no disc in it."""
         body = self._gate.arm_body
-        return gate.is_occluded or (body is not None and bool((body & self._hole_small).any()))
+        return gate.is_occluded or (body is not None and bool(body[self._hole_small].any()))
 
     def _watch(self, frame: Frame) -> AnalysisStep:
         gate = self._gate.update(frame.image, frame.t_s)
