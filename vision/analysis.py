@@ -27,7 +27,7 @@ from vision.pieces import BoardReading
 from vision.pieces_read import read_pieces
 from vision.pockets import (DitchWatch, HoleWatch, PocketWatch, approach_mask, board_masks, pocket_centres_mm,
                             pocket_radius_mm)
-from vision.settle import GateReading, SettleGate, SettleSettings
+from vision.settle import AlikeTimes, GateReading, SettleGate, SettleSettings
 from vision.sources import Frame
 
 # Share of the board moving on its own (about a shot piece's trace in a frame) ... A crokinole
@@ -381,7 +381,8 @@ class BoardAnalyzer:
         self._homography = np.array(homography, float)
         surface, rim = board_masks(self._homography, board=self._board, image_shape=image_shape)
         table = approach_mask(self._homography, board=self._board, image_shape=image_shape)
-        self._gate = SettleGate(board_mask=surface, rim_mask=rim, settings=self.settle, approach_mask=table)
+        old_gate, self._gate = self._gate, SettleGate(board_mask=surface, rim_mask=rim, settings=self.settle,
+                                                      approach_mask=table)
         if self._piece_contrast is not None:
             self._gate.follow_contrast(self._piece_contrast)
         if self._pockets is None or previous is None:
@@ -408,6 +409,7 @@ class BoardAnalyzer:
             self._settled_frame = cv2.warpPerspective(self._settled_frame, moved, (w, h),
                                                       borderMode=cv2.BORDER_REPLICATE)
             self._gate.set_reference(self._settled_frame, seen=self._settled_seen)
+            self._gate.carry_alike(old_gate, moved, image_shape)
             if self._read_frame is not None:
                 self._read_frame = cv2.warpPerspective(self._read_frame, moved, (w, h),
                                                        borderMode=cv2.BORDER_REPLICATE)
@@ -455,9 +457,11 @@ class BoardAnalyzer:
         ditch_discs = self._ditch_discs(frame.image)
         motion = Motion(frame.t_s, None, ditch_discs=ditch_discs) if ditch_discs else None
         if segment.start_s is not None or hole_entries:
-            unchanged = None
+            unchanged = changed_at = None
             if self._read_frame is not None:
                 unchanged = partial(spots_unchanged, self._read_frame, frame.image, homography=self._homography)
+            if self._gate.alike_times is not None:
+                changed_at = partial(spots_changed_s, self._gate.alike_times, homography=self._homography.copy())
             start_s = segment.start_s if segment.start_s is not None else hole_entries[0]
             strikes_s = segment.strikes_s(min_motion=MIN_STRIKE_MOTION[self.game], aimed=self.game == "carrom")
             # The hand lingering over the pieces it struck may hide the first frames of the first strike.
@@ -468,7 +472,7 @@ class BoardAnalyzer:
                             self._ditch.changes() if self._ditch is not None else (), self._hole_hides(),
                             segment.hand_came_after(strikes_s[-1] if strikes_s else None), tuple(strikes_s[1:]),
                             segment.faint_strike_s() if self.game == "crokinole" and not strikes_s else None,
-                            self._hole.brighter() if self._hole is not None else ())
+                            self._hole.brighter() if self._hole is not None else (), changed_at)
         self._segment = _Segment()
         self._pockets.reset()
         for watch in (self._ditch, self._hole):
@@ -493,12 +497,9 @@ class BoardAnalyzer:
         """Let the gate follow how faint the pieces read look against this board (a pale disc on a pale board)."""
         if not reading.pieces:
             return
-        centres_mm = np.array([(p.x_mm, p.y_mm) for p in reading.pieces])
-        centres_px = project(self._homography, centres_mm)
-        edges_px = project(self._homography, centres_mm + np.column_stack([[p.r_mm for p in reading.pieces],
-                                                                            np.zeros(len(reading.pieces))]))
-        contrast = self._gate.set_pieces(image, centres_px, np.linalg.norm(edges_px - centres_px, axis=1),
-                                         tuple(p.kind for p in reading.pieces))
+        centres_px, radii_px = _spots_px(self._homography, np.array([(p.x_mm, p.y_mm) for p in reading.pieces]),
+                                         np.array([p.r_mm for p in reading.pieces]))
+        contrast = self._gate.set_pieces(image, centres_px, radii_px, tuple(p.kind for p in reading.pieces))
         if contrast is not None:
             self._piece_contrast = contrast
 
@@ -598,6 +599,20 @@ class _Done:
         return self.value
 
 
+def spots_changed_s(alike: AlikeTimes, centres_mm: np.ndarray, radii_mm: np.ndarray, *,
+                    homography: np.ndarray) -> np.ndarray:
+    """For each piece-sized spot (board mm): when it last looked as in the settled view before it changed
+    for good (NaN: it looks so still, or lies off the view)."""
+    return alike.at(*_spots_px(homography, centres_mm, radii_mm))
+
+
+def _spots_px(homography: np.ndarray, centres_mm: np.ndarray, radii_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Spots given in board mm as (n, 2) centres and (n,) radii in frame pixels."""
+    centres_px = project(homography, centres_mm)
+    edges_px = project(homography, centres_mm + np.column_stack([radii_mm, np.zeros(len(radii_mm))]))
+    return centres_px, np.linalg.norm(edges_px - centres_px, axis=1)
+
+
 def spots_unchanged(before: np.ndarray, after: np.ndarray, centres_mm: np.ndarray, radii_mm: np.ndarray, *,
                      homography: np.ndarray) -> np.ndarray:
     """For each piece-sized spot (board mm): whether `after` shows there what `before` did.
@@ -607,12 +622,10 @@ def spots_unchanged(before: np.ndarray, after: np.ndarray, centres_mm: np.ndarra
     found, the piece's face must show the same colours. A spot that is flat in `before`
     shows nothing to compare and counts as changed.
     """
-    centres_px = project(homography, centres_mm)
-    edges_px = project(homography, centres_mm + np.column_stack([radii_mm, np.zeros(len(radii_mm))]))
+    centres_px, radii_px = _spots_px(homography, centres_mm, radii_mm)
     result = np.zeros(len(centres_px), bool)
     h, w = before.shape[:2]
-    for i, ((x, y), radius_px) in enumerate(zip(np.round(centres_px).astype(int),
-                                                np.linalg.norm(edges_px - centres_px, axis=1))):
+    for i, ((x, y), radius_px) in enumerate(zip(np.round(centres_px).astype(int), radii_px)):
         half, shift = int(np.ceil(1.2 * radius_px)), max(2, round(0.4 * radius_px))
         reach = half + shift
         if half < 2 or x - reach < 0 or y - reach < 0 or x + reach >= w or y + reach >= h:

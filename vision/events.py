@@ -94,6 +94,9 @@ class Observation:
 
 SpotCheck = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """(n, 2) centres in mm and (n,) radii in mm -> (n,) bool: the spot looks as at the last settled reading."""
+SpotTimes = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""(n, 2) centres in mm and (n,) radii in mm -> (n,) float: when each spot last looked as at the last settled view
+before it changed for good (NaN: it looks so still, or nobody can tell)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,7 @@ class Motion:
     faint_strike_s: float | None = None  # crokinole, no strike seen: when the faintest free motion says a shot struck
     # Crokinole, per hole entry: the filled hole looked brighter than empty (a disc lighter than the hole came in).
     hole_brighter: tuple[bool, ...] = ()
+    changed_at: SpotTimes | None = None  # the image's word on when a piece's spot changed for good
 
     @property
     def busy_hole(self) -> PocketActivity | None:
@@ -145,7 +149,7 @@ class Motion:
                       self.later_strikes + ((later.strike_s,) if self.strike_s is not None and later.strike_s is not None
                                             else ()) + later.later_strikes,
                       self.faint_strike_s if self.faint_strike_s is not None else later.faint_strike_s,
-                      self.hole_brighter + later.hole_brighter)
+                      self.hole_brighter + later.hole_brighter, later.changed_at)
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
@@ -153,6 +157,14 @@ class Motion:
             return [False] * len(places)
         xyr = np.array(places, float)
         return [bool(b) for b in self.unchanged(xyr[:, :2], xyr[:, 2])]
+
+    def spot_changed_s(self, x_mm: float, y_mm: float, r_mm: float) -> float | None:
+        """When the picture at a piece's spot changed for good: a hand came over it to put it down or take it
+        up (None when nobody can tell, or it looks as it did)."""
+        if self.changed_at is None:
+            return None
+        when = float(self.changed_at(np.array([[x_mm, y_mm]]), np.array([r_mm]))[0])
+        return when if np.isfinite(when) else None
 
 
 @dataclass
@@ -317,10 +329,15 @@ class EventInferer:
             # the picture there hardly changes, but it is no queen read late.
             seen_late = seen_late and not self._queen_returned(piece)
             queen_back = self._queen_back(piece)
-            track = self._new_track(piece, appeared_s=motion.start_s)
+            # Put down when the hand came over its spot (several in a row under one movement), else when
+            # the board began to change.
+            placed_s = motion.spot_changed_s(piece.x_mm, piece.y_mm, piece.r_mm)
+            track = self._new_track(piece, appeared_s=placed_s if placed_s is not None else motion.start_s)
             # Placed by hand between strokes; one that turns up after a stroke (out of a cluster,
-            # say) was on the board all along, but for a pocketed queen: it was put back before the stroke.
-            track.announce = not seen_late and (motion.strike_s is None or queen_back)
+            # say) was on the board all along, but for a pocketed queen, or one whose spot changed for
+            # good before the strike: it was put back before the stroke.
+            before_strike = placed_s is not None and motion.strike_s is not None and placed_s < motion.strike_s
+            track.announce = not seen_late and (motion.strike_s is None or queen_back or before_strike)
             (late_tracks if seen_late else new_tracks).append(track)
         if self.game == "crokinole" and motion.strike_s is not None and not new_tracks and self._waiting is None:
             # A pale disc shot onto a pale board hardly changes the picture where it stops: after a strike
@@ -332,7 +349,9 @@ class EventInferer:
         busy = [a for a in motion.pockets if a.energy > 0]
         strikers_gone = [t for t in unmatched_tracks if t.kind == stroke_piece and t.appeared_s is None]
         missing = [t for t in unmatched_tracks if t.kind != stroke_piece and t.appeared_s is None]
-        touched = {t.track_id for t in missing} | {t.track_id for t, _ in moved_really}
+        # Crokinole: what the shot touched (3a). A disc read a little off its place where the picture barely
+        # changed was grazed: nudged a few mm, too little to count as moved.
+        touched = {t.track_id for t in missing} | {t.track_id for t, _ in moved_really + misread}
         on_board_before = [t for t in self._tracks if t.appeared_s is None]
         placed_then_gone = []  # tentative pieces not seen again: never there, unless a pocket says they went in
         for track in unmatched_tracks:
@@ -359,7 +378,16 @@ class EventInferer:
                 or (len(missing) >= CLEARED_DISCS and len(reading.pieces) <= CLEARED_LEFT and not still))
             # A hole that took a disc looks full once the hand is gone; one looked full only while a hand was over it.
             filled = bool(entries) and motion.hole_full
-            if cleared or self._removed_by_hand(missing, reading, motion, changed=bool(new_tracks or moved_really or filled)):
+            if cleared and self.round_ended and motion.strike_s is not None and len(reading.pieces) == 1 \
+                    and not self._on_shooting_line(reading.pieces[0]):
+                # The board cleared and the next round's first shot struck before it settled: the one disc
+                # read, come to rest off the shooting line, is that shot's.
+                for track, piece in moved:
+                    self._tracks.remove(track)
+                    new_tracks.append(self._new_track(piece, appeared_s=motion.start_s))
+                moved = moved_really = []
+            elif cleared or self._removed_by_hand(missing, reading, motion,
+                                                  changed=bool(new_tracks or moved_really or filled)):
                 # A hand reaching in to take discs off stirs the board like a shot: it was none.
                 motion = replace(motion, strike_s=None, later_strikes=())
                 entries = []
@@ -388,6 +416,8 @@ class EventInferer:
             self._waiting = new_tracks[0]
 
         # Crokinole: the discs come into the ditch, and when each landed (None: not seen landing).
+        # The discs lying in the ditch were counted at both readings: a disc not seen arriving did not come.
+        ditch_counted = bool(motion.ditch_discs) and len(motion.ditch_discs) == len(self._ditch_discs)
         landings = self._ditch_landings(motion)
         shot_disc = self._last_shot if is_stroke and not shot_seen else None
         for when, brighter in entries:
@@ -396,7 +426,7 @@ class EventInferer:
         # The reader may see 20s itself (then it says so in `twenties`).
         seen_new_20 = any(n > self._twenties.get(kind, 0) for kind, n in reading.twenties.items())
         if self.game == "crokinole" and not entries and not seen_new_20 and motion.strike_s is not None:
-            hidden = self._hidden_in_hole(missing, landings, motion, shot_disc)
+            hidden = self._hidden_in_hole(missing, landings, motion, shot_disc, ditch_counted=ditch_counted)
             if hidden is not None:
                 observations.append(hidden)
                 entries = [(hidden.t_s, None)]
@@ -411,7 +441,8 @@ class EventInferer:
         for track in missing:
             if track.missing_since_s is None:
                 landed_s = self._came_to_ditch_s(track, landings, motion)
-                track.missing_since_s = landed_s if landed_s is not None else shot_t_s
+                taken_s = self._taken_up_s(track, motion) if self.game == "crokinole" else None
+                track.missing_since_s = next(t for t in (taken_s, landed_s, shot_t_s) if t is not None)
             track.missed += 1
             reachable = self._reachable(track, busy, motion.strike_s)
             explained = bool(reachable) and self.game in STROKE_PIECES and track.missed == 1
@@ -577,6 +608,13 @@ class EventInferer:
         """When the disc landed in the ditch: the landing nearest its bearing (taken from `landings`)."""
         gap = [_angle_apart(angle, track.bearing_rad) for _, angle in landings]
         return landings.pop(int(np.argmin(gap)))[0]
+
+    @staticmethod
+    def _taken_up_s(track: _Track, motion: Motion) -> float | None:
+        """Crokinole: when a hand took a disc off the surface (by the rules: on the outer line, after an invalid
+        shot) before any shot: when the hand came over its spot for good (None: not seen, or a shot took it)."""
+        taken_s = motion.spot_changed_s(track.x_mm, track.y_mm, track.r_mm)
+        return taken_s if taken_s is not None and (motion.strike_s is None or taken_s < motion.strike_s) else None
 
     def _came_to_ditch_s(self, track: _Track, landings: list[tuple[float | None, float]],
                          motion: Motion) -> float | None:
@@ -853,19 +891,24 @@ class EventInferer:
         self._over_hole = over
         return entries
 
-    def _hidden_in_hole(self, missing: list[_Track], landings: list[tuple[float, float]], motion: Motion,
-                        shot_disc: str | None) -> Observation | None:
-        """A disc gone into the hole without the hole's look changing (a dark disc in a dark hole).
+    def _hidden_in_hole(self, missing: list[_Track], landings: list[tuple[float | None, float]], motion: Motion,
+                        shot_disc: str | None, *, ditch_counted: bool) -> Observation | None:
+        """A disc gone into the hole without the hole's look saying so (a dark disc in a dark hole).
 
         The hole's region was busy, and more discs are gone (those no longer read, and the
         shot disc when none came in) than were seen landing in the ditch: each landing
         explains the gone disc nearest its bearing, and the one left went into the hole.
-        Where the ditch counted none, motion in it after the hole's busiest moment is a landing.
+        A disc counted in the ditch with no motion nor change there to show it coming is no
+        landing. Where the ditch counted none, motion in it after the hole's busiest moment is
+        a landing. Only a disc like the hole hides there, unless it lay over part of the hole, and
+        the hole's look changed but was taken for a disc come to lean over it in its place, while
+        the ditch's count says none came there.
         Held for review at low confidence, since it rests on the ditch being watched well.
         """
         hole = motion.busy_hole
         if hole is None:
             return None
+        landings = [(t_s, angle) for t_s, angle in landings if t_s is not None]
         unexplained = list(missing)
         if not landings and hole.peak_t_s is not None:
             # None counted (a dark ditch): a disc seen moving in the ditch after the hole's busiest moment did
@@ -891,7 +934,8 @@ class EventInferer:
             if shot_disc not in motion.hole_hides:
                 return None
             return Observation(when, "sunk_20", shot_disc, confidence=0.4, needs_review=True)
-        hiding = [t for t in unexplained if t.kind in motion.hole_hides]
+        hiding = [t for t in unexplained if t.kind in motion.hole_hides
+                  or (ditch_counted and motion.hole_entries and self._on_hole_brink(t))]
         if not hiding:
             return None
         return Observation(when, "sunk_20", self._take_nearest_centre(hiding, missing).kind, confidence=0.4,
@@ -904,7 +948,7 @@ class EventInferer:
         """
         return self.game == "crokinole" and track.zone == 0
 
-    def _on_shooting_line(self, track: _Track) -> bool:
+    def _on_shooting_line(self, track: _Track | Piece) -> bool:
         """Crokinole: whether a disc lies where discs are set down to be shot (on or beyond the shooting line)."""
         return self._shooting_line_mm > 0 and np.hypot(track.x_mm, track.y_mm) >= self._shooting_line_mm - track.r_mm
 
@@ -914,6 +958,10 @@ class EventInferer:
             return []
         reach_mm = MOUTH_SHARE * self._hole_radius_mm
         return [p for p in reading.pieces if np.hypot(p.x_mm, p.y_mm) < reach_mm + p.r_mm]
+
+    def _on_hole_brink(self, track: _Track) -> bool:
+        """Crokinole: whether a disc lay over part of the hole, on the brink of falling in."""
+        return bool(np.hypot(track.x_mm, track.y_mm) < self._hole_radius_mm + track.r_mm)
 
     def _into_hole(self, missing: list[_Track], when: float, shot_disc: str | None,
                    brighter: bool | None) -> Observation:

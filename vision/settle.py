@@ -28,6 +28,11 @@ Cheap measures on a small copy of each frame:
   changed the table while play went on, the board never still long enough to
   settle. A piece knocked onto the table, or thin edges left by a shaken camera,
   are not arms.
+- when each spot changed: per pixel, the last moving frame at which it still
+  looked as in the last settled view, and the last at which it did not
+  (`alike_times`). A piece put down or taken up by hand changes its spot for
+  good when the hand comes over it; an arm that passed over it before and left
+  it as it was does not count.
 
 A slow piece changes little from frame to frame, so the still board is also compared
 with its view when the stillness began. That comparison follows the pieces' contrast
@@ -84,6 +89,42 @@ class SettleSettings:
 
 
 @dataclass(frozen=True)
+class AlikeTimes:
+    """Per pixel of the gate's small view, over one movement: the last moving frame at which it looked as in
+    the settled view before it, and the last at which it did not (`SettleGate.alike_times`)."""
+
+    spot_s: np.ndarray  # (h, w, 2) float32: last alike, last unlike
+    from_s: float  # the settle they count from: a pixel never alike while the board moved tells nothing
+    last_s: float  # the last moving frame looked at: a pixel still alike then never changed for good
+    origin_px: tuple[float, float]  # (x, y) of the full frame where the small view begins
+    scale: float  # small-view pixels per full-frame pixel
+
+    def at(self, centres_px: np.ndarray, radii_px: np.ndarray) -> np.ndarray:
+        """For each spot ((n, 2) centres and (n,) radii, full-frame pixels): when it changed for good, the
+        median over its middle: when it last looked as in the settled view. One that looks so again (a
+        piece put down on print of its own colour) changed when a hand last covered it. NaN where nothing
+        changed it, or it never looked so while the board moved (a spot under a lamp tells nothing), or it
+        lies off the view."""
+        h, w = self.spot_s.shape[:2]
+        result = np.full(len(centres_px), np.nan)
+        for i, ((x, y), radius_px) in enumerate(zip(centres_px, radii_px)):
+            cx, cy = (x - self.origin_px[0]) * self.scale, (y - self.origin_px[1]) * self.scale
+            reach = max(1.0, 0.6 * radius_px * self.scale)
+            left, top = int(np.floor(cx - reach)), int(np.floor(cy - reach))
+            right, bottom = int(np.ceil(cx + reach)) + 1, int(np.ceil(cy + reach)) + 1
+            if left < 0 or top < 0 or right > w or bottom > h:
+                continue
+            yy, xx = np.mgrid[top:bottom, left:right]
+            middle = self.spot_s[top:bottom, left:right][np.hypot(xx - cx, yy - cy) <= reach]
+            if not len(middle):
+                continue
+            alike_s, unlike_s = np.median(middle, axis=0)
+            when = alike_s if alike_s < self.last_s else unlike_s
+            result[i] = when if self.from_s < when < self.last_s else np.nan
+        return result
+
+
+@dataclass(frozen=True)
 class GateReading:
     """What the gate says about one frame."""
 
@@ -137,11 +178,19 @@ class SettleGate:
         self.free_change: np.ndarray | None = None
         # The parts of the small view an arm covers, body and all, in the last frame, when it moved; None otherwise.
         self.arm_body: np.ndarray | None = None
+        # Over the movement that ended at the last new settle: when each spot changed for good (None: not known).
+        self.alike_times: AlikeTimes | None = None
         self._reference: np.ndarray | None = None  # the last settled view
         self._reference_level: np.ndarray | None = None  # the typical colour of its rim
         self._reference_bounds: _RegionBounds | None = None  # its `_edge_bounds` on the rim
         self._changed_at_s: np.ndarray | None = None  # per small pixel: when it last changed between frames
         self._moved_at_s: np.ndarray | None = None  # ... in a patch (not a key frame's thin lines or a speck)
+        # Per small pixel: the last moving frame at which it looked as in the last settled view, and the last at
+        # which it did not (`AlikeTimes`); None before the first settle. A view moved with the board takes it on.
+        self._spot_s: np.ndarray | None = None
+        self._alike_from_s = self._alike_last_s = 0.0  # the settle it counts from, and the last frame marked
+        self._alike_level: np.ndarray | None = None  # the typical colour of the board in that settled view
+        self._board_sample = np.empty(0, int)
         self._still_since_s: float | None = None
         self._still_start: np.ndarray | None = None
         self._settled = False
@@ -172,7 +221,11 @@ class SettleGate:
             if self._table is not None and motion <= s.moving_fraction:
                 # An arm moving on the table next to the board is no still board: it is reaching in.
                 motion = max(motion, np.count_nonzero(solid & self._table.view(bool)) / board_px)
-            free_motion = self._free_motion(changed, small, board_px) if motion > s.moving_fraction else 0.0
+            free_motion = 0.0
+            if motion > s.moving_fraction:
+                unlike = self._unlike_settled(small)
+                free_motion = self._free_motion(changed, unlike, board_px)
+                self._note_alike(small, unlike, t_s)
         self._previous = small
         is_moving = motion > s.moving_fraction
         if is_moving:
@@ -190,7 +243,11 @@ class SettleGate:
         is_settled = still_s >= s.settle_s - 1e-9
         is_new = is_settled and not self._settled
         if is_new:
+            self.alike_times = self._alike_snapshot()
             self._set_reference(small)
+            self._spot_s = np.full((*small.shape[:2], 2), t_s, np.float32)
+            self._alike_from_s = self._alike_last_s = t_s
+            self._alike_level = _level(small, self._board_sample)
         self._settled = is_settled
         return GateReading(t_s, motion, False, False, is_settled, is_new, still_since_s=self._still_since_s)
 
@@ -321,6 +378,7 @@ class SettleGate:
         self._rim_px = int(np.count_nonzero(rim))
         # The light level of the rim is judged on a sample of its pixels: a median of all is slow.
         self._rim_sample = np.flatnonzero(rim)[::RIM_SAMPLE_STEP]
+        self._board_sample = np.flatnonzero(mask)[::RIM_SAMPLE_STEP]
         table = shrink(self._full_table) & ~mask & ~rim if self._full_table is not None else None
         if table is not None and table.any():  # a board filling the picture leaves no table to watch
             self._table = self._table_all = table.view(np.uint8)  # all of it, and the part watched now
@@ -330,7 +388,13 @@ class SettleGate:
         changed = _solid(_channel_change(small, self._still_start) > self._drift_change) & self._mask
         return np.count_nonzero(changed) / board_px > self.settings.moving_fraction
 
-    def _free_motion(self, changed: np.ndarray, small: np.ndarray, board_px: int) -> float:
+    def _unlike_settled(self, small: np.ndarray) -> np.ndarray | None:
+        """The pixels of a view unlike the last settled one, in patches (None before the board first settled)."""
+        if self._reference is None:
+            return None
+        return _solid(_channel_change(small, self._reference) > self.settings.pixel_change)
+
+    def _free_motion(self, changed: np.ndarray, unlike: np.ndarray | None, board_px: int) -> float:
         """Share of the board changed in regions that do not reach the rim, nor an arm's body: moving pieces.
 
         An arm's sleeve or skin looks the same from frame to frame inside its outline: only its
@@ -338,7 +402,7 @@ class SettleGate:
         take one out of the hole) changes its fingers apart from where it crosses the rim. What
         joins them is its body, unlike the settled board all along.
         """
-        body = self.arm_body = self._arm_body(small, board_px)
+        body = self.arm_body = self._arm_body(unlike, board_px)
         joined = changed | body if body is not None else changed
         count, labels = cv2.connectedComponents(joined.view(np.uint8), connectivity=8)
         touching_rim = np.zeros(count, bool)
@@ -347,15 +411,14 @@ class SettleGate:
         self.free_change = changed & ~touching_rim[labels]
         return np.count_nonzero(self._mask & self.free_change) / board_px
 
-    def _arm_body(self, small: np.ndarray, board_px: int) -> np.ndarray | None:
+    def _arm_body(self, unlike: np.ndarray | None, board_px: int) -> np.ndarray | None:
         """The parts unlike the last settled view that reach the rim: arms in, body and all (None: not known).
 
         None before the board first settled, and where most of the board is unlike it: the light
         or the camera changed, which says nothing about arms.
         """
-        if self._reference is None:
+        if unlike is None:
             return None
-        unlike = _solid(_channel_change(small, self._reference) > self.settings.pixel_change)
         count, labels = cv2.connectedComponents(unlike.view(np.uint8), connectivity=8)
         reaching = np.zeros(count, bool)
         reaching[labels[self._rim & unlike]] = True
@@ -364,6 +427,42 @@ class SettleGate:
         if np.count_nonzero(body & self._mask) > self.settings.max_arm_share * board_px:
             return None
         return body
+
+    def _note_alike(self, small: np.ndarray, unlike: np.ndarray | None, t_s: float) -> None:
+        """Mark the pixels of a moving frame that look as in the settled view (`unlike` it: the rest), its light
+        divided out (a lamp or the camera's exposure changing as a hand comes in changes no spot for good)."""
+        if self._spot_s is None or unlike is None:
+            return
+        level = _level(small, self._board_sample)
+        if not np.array_equal(level, self._alike_level):
+            gain = (level + 1) / (self._alike_level + 1)
+            unlike = _solid(_channel_change(small, _scaled(self._reference, gain)) > self.settings.pixel_change)
+        self._spot_s[..., 0][~unlike] = t_s
+        self._spot_s[..., 1][unlike] = t_s
+        self._alike_last_s = t_s
+
+    def carry_alike(self, old: SettleGate, moved: np.ndarray, image_shape: tuple[int, int]) -> None:
+        """Take on when each spot changed from the gate of the view before the board moved (`moved`: that
+        view's frame pixels to this one's), so that a bump or a re-fit under a hand loses none of it."""
+        if old._spot_s is None:
+            return
+        h, w = image_shape
+        rows, columns = old._crop
+        full = np.full((h, w, 2), np.nan, np.float32)
+        full[rows, columns] = cv2.resize(old._spot_s, (columns.stop - columns.start, rows.stop - rows.start),
+                                         interpolation=cv2.INTER_NEAREST)
+        full = cv2.warpPerspective(full, moved, (w, h), flags=cv2.INTER_NEAREST, borderValue=np.nan)
+        if self._crop is None:
+            self._fix_view(image_shape)
+        self._spot_s = cv2.resize(full[self._crop], self._small_size, interpolation=cv2.INTER_NEAREST)
+        self._alike_from_s, self._alike_last_s, self._alike_level = old._alike_from_s, old._alike_last_s, old._alike_level
+
+    def _alike_snapshot(self) -> AlikeTimes | None:
+        if self._spot_s is None:
+            return None
+        origin_px = (float(self._crop[1].start), float(self._crop[0].start))
+        scale = self._small_size[0] / (self._crop[1].stop - self._crop[1].start)
+        return AlikeTimes(self._spot_s.copy(), self._alike_from_s, self._alike_last_s, origin_px, scale)
 
     def shrink(self, mask: np.ndarray) -> np.ndarray:
         """A full-frame mask in the gate's small view (the frame of `free_change`)."""

@@ -846,6 +846,18 @@ def test_crokinole_a_board_cleared_after_the_rounds_last_shot_is_no_shot_though_
     assert inf.settled(reading(game="crokinole"), 2.0, Motion(1.0, 1.2)) == []
 
 
+def test_crokinole_the_next_rounds_first_shot_struck_before_the_cleared_board_settled_is_a_shot():
+    # As crokinole clip 5109: the hands cleared the board and dark shot at once, the board never still between.
+    discs = [("light", 60, 0), ("dark", -60, 20), ("dark", 0, 110), ("light", 30, -90)]
+    for after, expected in ((reading(("dark", -40, 95), game="crokinole"), [("shot", "dark", 5.1)]),
+                            (reading(("dark", -20, 300), game="crokinole"), [])):  # set down, not yet shot
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), shooting_line_radius_mm=304.8)
+        inf.settled(reading(*discs, game="crokinole"), 0.0, None)
+        inf.round_ended = True
+        observations = inf.settled(after, 6.0, Motion(1.0, 5.1))
+        assert [(o.type, o.piece, o.t_s) for o in observations] == expected
+
+
 def test_crokinole_a_disc_knocked_off_after_an_invalid_shot_s_removal_is_no_removal_but_a_shot():
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="dark")
     inf.settled(reading(("light", 250, 0), ("dark", 0, 200), game="crokinole"), 0.0, None)
@@ -857,3 +869,82 @@ def test_crokinole_a_disc_knocked_off_after_an_invalid_shot_s_removal_is_no_remo
     shot = inf.settled(reading(("light", 250, 0), game="crokinole"), 6.0,
                        Motion(5.0, 5.1, ditch=((5.6, np.pi / 2),)))
     assert [(o.type, o.piece) for o in shot][:1] == [("shot", "light")]
+
+
+def picture_changed_at(*spots):
+    """The picture's word on when each spot changed for good, as the gate gives it: (x_mm, y_mm, t_s) each."""
+    def changed_at(centres_mm, radii_mm):
+        return np.array([next((t_s for sx, sy, t_s in spots if abs(x - sx) < 1 and abs(y - sy) < 1), np.nan)
+                         for x, y in centres_mm])
+    return changed_at
+
+
+def test_coins_put_back_one_after_another_are_each_placed_when_the_hand_came_over_their_spot():
+    # As carrom clip 5149: two blacks put back by two hands in a row, the board never still between.
+    inf = inferer()
+    placed = reading(*BASE, ("black", 0, 60), ("black", 50, 24))
+    motion = Motion(1.0, None, changed_at=picture_changed_at((0, 60, 1.3), (50, 24, 2.4)))
+    assert inf.settled(placed, 3.0, motion) == []
+    observations = inf.settled(placed, 4.0, Motion(3.5, None))
+    assert sorted((o.type, o.t_s) for o in observations) == [("placed", 1.3), ("placed", 2.4)]
+
+
+def test_a_coin_put_back_just_before_a_stroke_the_board_never_settled_between_is_placed():
+    # As carrom clip 5155: the hand that set the due down left as the striking hand came in.
+    inf = inferer()
+    after = reading(*BASE[:3], ("black", -43, 22), ("striker", 80, -200))
+    for changed_at, expected in ((picture_changed_at((-43, 22, 1.5)), [("placed", "black", None)]),
+                                 (picture_changed_at((-43, 22, 3.4)), [])):  # turned up where the stroke moved things
+        inf = inferer()
+        inf.settled(after, 5.0, Motion(1.0, 3.0, changed_at=changed_at))
+        observations = inf.settled(after, 6.0, Motion(5.5, None))
+        assert kinds(observations) == expected
+
+
+def test_crokinole_a_disc_taken_off_by_hand_before_the_next_shot_is_timed_by_its_spot_not_the_shot():
+    # As crokinole clip 5121: an invalid shot's disc taken off, then the next shot knocked a disc off,
+    # the board never still between.
+    inf = crokinole_inferer(("dark", 179, -54), ("dark", -168, 37), ("light", 50, 50))
+    after = reading(("light", 50, 50), ("light", -120, 30), game="crokinole")
+    changed_at = picture_changed_at((179, -54, 1.2), (-168, 37, 2.7))
+    observations = inf.settled(after, 4.0, Motion(1.0, 2.5, changed_at=changed_at))
+    assert sorted((o.t_s, o.type, o.piece) for o in observations) == [
+        (1.2, "off_board", "dark"), (2.5, "off_board", "dark"), (2.5, "shot", "light")]
+
+
+def test_crokinole_a_shot_that_grazed_an_opponent_disc_is_valid_and_its_20_stays():
+    # As crokinole clip 5124: the light disc went into the hole after nudging the dark one 6 mm, the picture
+    # there hardly changed. Its 20 set aside off the board is no 20 taken out after an invalid shot (3a, 3c).
+    for unchanged, removed in ((picture_unchanged_at((100, 50)), []), (picture_unchanged_at(), [])):
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="light")
+        inf.settled(reading(("dark", 100, 50), game="crokinole"), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+        nudged = reading(("dark", 105, 53), game="crokinole")
+        shot = inf.settled(nudged, 2.0, Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_entries=(1.5,),
+                                               hole_full=True, ditch_discs=ditch_with(), unchanged=unchanged))
+        assert [(o.type, o.piece) for o in shot] == [("shot", "light"), ("sunk_20", "light")]
+        assert inf.settled(nudged, 3.5, Motion(2.9, None, ditch_discs=ditch_with())) == removed
+
+
+def test_crokinole_a_disc_counted_in_the_ditch_with_nothing_seen_there_does_not_explain_one_gone_into_a_dark_hole():
+    # As crokinole clip 5114: light's shot knocked a dark disc into the dark hole; the ditch's count rose by a
+    # third of a disc in a sector where nothing moved or changed.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="dark")
+    inf.settled(reading(("light", -76, -129), ("dark", 18, -51), game="crokinole"), 0.0,
+                Motion(0.0, None, ditch_discs=ditch_with()))
+    after = reading(("light", -76, -129), ("light", 13, -79), game="crokinole")
+    motion = Motion(1.0, 1.1, (PocketActivity(0, 1.27, 1.4),), hole_hides=("dark",), ditch_discs=ditch_with(3))
+    observations = inf.settled(after, 3.0, motion)
+    assert [(o.type, o.piece) for o in observations] == [("shot", "light"), ("sunk_20", "dark")]
+
+
+def test_crokinole_a_disc_over_the_mouth_gone_as_the_shot_came_to_lean_there_fell_in_when_the_ditch_took_none():
+    # As crokinole clip 5122: the hole's look changed, and was taken for the shot disc come to lean over it.
+    for gone_at, expected in (((-24, 20), "sunk_20"), ((26, 38), "off_board")):  # the second lay clear of the mouth
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="dark")
+        inf.settled(reading(("light", 150, -200), ("dark", *gone_at), game="crokinole"), 0.0,
+                    Motion(0.0, None, ditch_discs=ditch_with()))
+        after = reading(("light", 150, -200), ("light", 10, -25), game="crokinole")
+        motion = Motion(1.0, 1.1, (PocketActivity(0, 1.29, 1.4),), hole_entries=(1.5,), hole_full=True,
+                        ditch_discs=ditch_with(), hole_hides=())  # a light hole: a dark disc in it shows
+        observations = inf.settled(after, 3.0, motion)
+        assert [(o.type, o.piece) for o in observations] == [("shot", "light"), (expected, "dark")]

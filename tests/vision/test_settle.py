@@ -375,3 +375,40 @@ def test_a_lamp_that_changed_the_table_for_good_does_not_hold_the_board_while_pl
     absorbed_s = 0.5 + SettleSettings().table_absorb_s
     assert not any(1.0 < s < absorbed_s for s in settled_at)  # the light held the board at first ...
     assert any(absorbed_s <= s < absorbed_s + 1.5 for s in settled_at)  # ... until it lasted longer than any arm
+
+
+def test_each_spot_is_timed_by_the_hand_that_changed_it_for_good_not_by_one_that_passed_over_it():
+    size = 800
+    board, scene, (surface, rim, table) = crokinole_scene(size)
+    surface_r_px = 0.5 * board.surface_radius_mm
+    gate = SettleGate(board_mask=surface, rim_mask=rim, approach_mask=table)
+    near, far, untouched = (size // 2 + 100, size // 2), (size // 2 - 60, size // 2), (size // 2, size // 2 - 150)
+    fps, t, frames = 30, 0.0, []
+    # Two hands in a row from the right, each putting a disc down: the first reaches past `near` to `far`,
+    # the second to `near`. Each comes in 8 px a frame, sets its disc down and goes back out.
+    for target in (far, near):
+        reach = round((size / 2 + surface_r_px - target[0]) / 8)
+        frames += [(target, size // 2 + surface_r_px - 8 * k, False) for k in range(reach)]
+        frames += [(target, size // 2 + surface_r_px - 8 * k, True) for k in range(reach, -1, -1)]
+    discs, put_down_s = [], {}
+    for k in range(15):
+        gate.update(scene, t)
+        t += 1 / fps
+    for target, tip_x, down in frames:
+        image = scene.copy()
+        if down and target not in put_down_s:
+            put_down_s[target] = t
+            discs.append(target)
+        for centre in discs:
+            cv2.circle(image, centre, 8, (40, 40, 40), -1)
+        cv2.rectangle(image, (round(tip_x), size // 2 - 20), (size, size // 2 + 20), (70, 90, 160), -1)
+        gate.update(image, t)
+        t += 1 / fps
+    settled = False
+    while not settled:
+        settled = gate.update(image, t).is_new_settle
+        t += 1 / fps
+    times = gate.alike_times.at(np.array([far, near, untouched], float), np.full(3, 8.0))
+    assert abs(times[0] - put_down_s[far]) <= 2 / fps
+    assert abs(times[1] - put_down_s[near]) <= 2 / fps  # the first hand passed over it long before
+    assert np.isnan(times[2])
