@@ -273,6 +273,7 @@ class EventInferer:
             self._ditch_discs = motion.ditch_discs if motion is not None else ()
             self._hole_full = motion.hole_full if motion is not None else False
             return []
+        board_moved = motion is not None
         motion = motion or Motion(t_s, None)
         # Crokinole: a shot with no strike seen (a pale disc on a pale board) is timed by the faint motion,
         # else by when the board began to move.
@@ -399,9 +400,11 @@ class EventInferer:
                        and self._on_shooting_line(new_tracks[0]))
             is_stroke = bool((new_tracks and not waiting) or motion.strike_s is not None)
         else:
-            # Pieces gone with nothing seen rolling are more likely misread than played.
+            # Pieces gone with nothing seen rolling are more likely misread than played; pieces read
+            # elsewhere when the board never moved since the last reading (settled again after a slow
+            # coin crept) were not struck either.
             struck = motion.strike_s is not None
-            is_stroke = bool(any(t.kind != stroke_piece for t, _ in moved_really)
+            is_stroke = bool((board_moved and any(t.kind != stroke_piece for t, _ in moved_really))
                              or (struck and (striker_changed or any(t.missed == 0 for t in missing))))
         shot_seen = bool(new_tracks) or self._waiting is not None  # crokinole: the shot disc was read
         if is_stroke:

@@ -948,3 +948,11 @@ def test_crokinole_a_disc_over_the_mouth_gone_as_the_shot_came_to_lean_there_fel
                         ditch_discs=ditch_with(), hole_hides=())  # a light hole: a dark disc in it shows
         observations = inf.settled(after, 3.0, motion)
         assert [(o.type, o.piece) for o in observations] == [("shot", "light"), (expected, "dark")]
+
+
+def test_a_coin_read_elsewhere_when_the_board_never_moved_since_the_last_reading_was_not_struck():
+    # As carrom clip 5151 at 81.9 s: a slow coin crept on after the board first settled, and it settled again.
+    for motion, expected in ((None, []), (Motion(1.0, None), [("shot", "striker", None)])):
+        inf = inferer()
+        crept = reading(("white", 0, 0), ("black", 48, 3), ("queen", -40, 0), ("striker", 0, -250))
+        assert kinds(inf.settled(crept, 2.0, motion)) == expected
