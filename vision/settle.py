@@ -462,7 +462,8 @@ class SettleGate:
             return None
         origin_px = (float(self._crop[1].start), float(self._crop[0].start))
         scale = self._small_size[0] / (self._crop[1].stop - self._crop[1].start)
-        return AlikeTimes(self._spot_s.copy(), self._alike_from_s, self._alike_last_s, origin_px, scale)
+        # Not copied: the gate starts a fresh record at this settle and never writes to this one again.
+        return AlikeTimes(self._spot_s, self._alike_from_s, self._alike_last_s, origin_px, scale)
 
     def shrink(self, mask: np.ndarray) -> np.ndarray:
         """A full-frame mask in the gate's small view (the frame of `free_change`)."""
