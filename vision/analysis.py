@@ -45,6 +45,7 @@ STRIKE_JOIN_S = 0.2
 # A run of motion that the hand holds still over the board right after (within SET_DOWN_GAP_S), for at least
 # AIM_S before more motion, set the striker down: the player aims, then strikes.
 SET_DOWN_GAP_S = 0.1
+ARM_RUN_GAP_S = 0.1  # frames of an arm's motion less than this apart are one run of it
 AIM_S = 0.3
 MAX_SEGMENT_FRAMES = 9000  # moving frames kept between settled readings (5 min at 30 fps)
 SAME_SPOT_CORRELATION = 0.9  # a piece's patch matching the last read view this well (nudges allowed) is unchanged ...
@@ -153,6 +154,23 @@ class _Segment:
                 break
             strike_s = run.start_s
         return strike_s
+
+    def arm_ran_in_s(self, strike_s: float) -> float:
+        """When the arm's motion that ran straight into the strike at `strike_s` began (`strike_s` if none did).
+
+        A stroke struck under the hand's last frames can set a ring rolling along the cushion as the
+        hand leaves: both reach the rim, so the gate takes the ring's first frames for the arm and the
+        strike shows only once the ring leaves the rim. The pieces may have rolled from the first frame
+        of the arm's motion that ran straight into the strike (back to the hand held still over the board).
+        """
+        began_s = strike_s
+        for t_s, share in reversed(self.arm_motion):
+            if t_s >= began_s:
+                continue
+            if share >= 1.0 or share <= 0.0 or began_s - t_s > ARM_RUN_GAP_S:
+                break
+            began_s = t_s
+        return began_s
 
     def _last_aim_end_s(self, runs: list[_Run]) -> float | None:
         """When the last aim ended of those that follow, one each, the long runs from the first on (None: none)."""
@@ -472,7 +490,8 @@ class BoardAnalyzer:
                             self._ditch.changes() if self._ditch is not None else (), self._hole_hides(),
                             segment.hand_came_after(strikes_s[-1] if strikes_s else None), tuple(strikes_s[1:]),
                             segment.faint_strike_s() if self.game == "crokinole" and not strikes_s else None,
-                            self._hole.brighter() if self._hole is not None else (), changed_at)
+                            self._hole.brighter() if self._hole is not None else (), changed_at,
+                            segment.arm_ran_in_s(strike_s) if strike_s is not None else None)
         self._segment = _Segment()
         self._pockets.reset()
         for watch in (self._ditch, self._hole):

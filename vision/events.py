@@ -119,6 +119,15 @@ class Motion:
     # Crokinole, per hole entry: the filled hole looked brighter than empty (a disc lighter than the hole came in).
     hole_brighter: tuple[bool, ...] = ()
     changed_at: SpotTimes | None = None  # the image's word on when a piece's spot changed for good
+    arm_ran_in_s: float | None = None  # the arm's motion that ran straight into the strike began then
+
+    @property
+    def rolling_from_s(self) -> float | None:
+        """The earliest the struck pieces may have rolled (None without a strike): a piece rolling along the
+        rim with the striking arm's last motion may have been struck before the strike seen."""
+        if self.strike_s is None:
+            return None
+        return self.strike_s if self.arm_ran_in_s is None else min(self.strike_s, self.arm_ran_in_s)
 
     @property
     def busy_hole(self) -> PocketActivity | None:
@@ -149,7 +158,8 @@ class Motion:
                       self.later_strikes + ((later.strike_s,) if self.strike_s is not None and later.strike_s is not None
                                             else ()) + later.later_strikes,
                       self.faint_strike_s if self.faint_strike_s is not None else later.faint_strike_s,
-                      self.hole_brighter + later.hole_brighter, later.changed_at)
+                      self.hole_brighter + later.hole_brighter, later.changed_at,
+                      self.arm_ran_in_s if self.strike_s is not None else later.arm_ran_in_s)
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
@@ -447,7 +457,7 @@ class EventInferer:
                 taken_s = self._taken_up_s(track, motion) if self.game == "crokinole" else None
                 track.missing_since_s = next(t for t in (taken_s, landed_s, shot_t_s) if t is not None)
             track.missed += 1
-            reachable = self._reachable(track, busy, motion.strike_s)
+            reachable = self._reachable(track, busy, motion.rolling_from_s)
             explained = bool(reachable) and self.game in STROKE_PIECES and track.missed == 1
             unseen = None if reachable or track.missed > 1 else self._dropped_unseen(track, motion)
             if unseen is not None:
@@ -755,7 +765,7 @@ class EventInferer:
         """
         if len(tracks) < 2 or motion.strike_s is None or not motion.later_strikes:
             return {}
-        reachable = [self._reachable(t, busy, motion.strike_s) for t in tracks]
+        reachable = [self._reachable(t, busy, motion.rolling_from_s) for t in tracks]
         spells = sorted({(a.pocket, b) for options in reachable for a in options for b in a.spells},
                         key=lambda spell: (spell[0], spell[1].peak_t_s))
         score = np.zeros((len(tracks), len(spells)))
@@ -816,7 +826,7 @@ class EventInferer:
         observations = []
         for track in tracks:
             taken = {o.pocket for o in so_far + observations if o.type == "pocketed"}
-            free = [a for a in self._reachable(track, busy, motion.strike_s)
+            free = [a for a in self._reachable(track, busy, motion.rolling_from_s)
                     if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
             if free:
                 observations += self._confirm_new(track) + [self._gone(track, free)]

@@ -94,6 +94,20 @@ def test_an_arm_reaching_in_after_none_was_seen_is_a_hand_come_and_the_striking_
     assert segment.hand_came_after(None) is None
 
 
+def test_the_arm_motion_running_straight_into_a_strike_began_when_the_hand_held_over_the_board_lifted():
+    # As couronne clip 5126 at 84.2 s: struck under the hand's last frames, a ring rolls along the cushion
+    # with the hand leaving (both reach the rim) before free motion shows.
+    segment = _Segment()
+    for i in range(0, 30):
+        t_s = 83.5 + i / 30
+        held = t_s < 84.2
+        segment.arm_motion.append((t_s, 1.0 if held else 2 * ARM_MOTION))
+    assert segment.arm_ran_in_s(84.5) == pytest.approx(83.5 + 21 / 30)
+    assert segment.arm_ran_in_s(83.9) == pytest.approx(83.9)  # struck while the hand was held: no run into it
+    segment.arm_motion.append((85.0, 2 * ARM_MOTION))  # arm motion after a pause is not the strike's
+    assert segment.arm_ran_in_s(85.2) == pytest.approx(85.2)
+
+
 def test_a_second_strong_run_of_motion_after_a_new_arm_is_a_second_stroke_and_without_one_is_not():
     def segment(*, arm_between):  # None, 'new' or 'lingering'
         made = _Segment()
