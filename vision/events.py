@@ -410,12 +410,15 @@ class EventInferer:
                        and self._on_shooting_line(new_tracks[0]))
             is_stroke = bool((new_tracks and not waiting) or motion.strike_s is not None)
         else:
-            # Pieces gone with nothing seen rolling are more likely misread than played; pieces read
-            # elsewhere when the board never moved since the last reading (settled again after a slow
-            # coin crept) were not struck either.
+            # Pieces gone with nothing seen rolling are more likely misread than played, unless a pocket
+            # stirred as a piece dropping in does (everything rolled along the cushions, taken for an arm);
+            # pieces read elsewhere when the board never moved since the last reading (settled again after
+            # a slow coin crept) were not struck either.
             struck = motion.strike_s is not None
+            dropped_in = board_moved and any(a.energy >= STRIKER_POCKET_ENERGY for a in busy) \
+                and any(t.missed == 0 for t in missing)
             is_stroke = bool((board_moved and any(t.kind != stroke_piece for t, _ in moved_really))
-                             or (struck and (striker_changed or any(t.missed == 0 for t in missing))))
+                             or ((struck or dropped_in) and (striker_changed or any(t.missed == 0 for t in missing))))
         shot_seen = bool(new_tracks) or self._waiting is not None  # crokinole: the shot disc was read
         if is_stroke:
             observations.append(Observation(shot_t_s, "shot", self._shot_piece(new_tracks),

@@ -81,6 +81,18 @@ def test_a_pocket_busy_too_soon_after_the_strike_seen_took_a_piece_struck_under_
     assert pocketed(1.0) == [("pocketed", "white", 2)]
 
 
+def test_a_piece_gone_into_a_pocket_that_stirred_as_one_dropping_in_was_struck_though_no_strike_showed():
+    # As couronne clip 5119 at 82.6 s: the shooter and a ring rolled along the cushions, all taken for an arm.
+    def observed(energy):
+        inf = inferer()
+        after = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
+        motion = Motion(0.5, None, (PocketActivity(2, energy, 1.3, 1.3, (PocketSpell(1.3, energy),)),))
+        return kinds(inf.settled(after, 3.0, motion))
+
+    assert observed(0.3) == [("shot", "striker", None), ("pocketed", "white", 2)]
+    assert ("shot", "striker", None) not in observed(0.02)  # a faint stir: more likely a misread
+
+
 def test_a_striker_gone_with_a_coin_and_no_hand_since_the_strike_went_into_the_coins_pocket():
     # Carrom: no hand came to take it, and a piece never leaves the board by itself.
     for hand_came, expected in ((False, [("pocketed", "black", 2), ("pocketed", "striker", 2)]),
