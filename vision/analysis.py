@@ -220,6 +220,11 @@ class _Segment:
         runs = [run for run in _runs(self.free_motion, min_motion=FAINT_MOTION) if run.frames >= STRIKE_FRAMES]
         return max(runs, key=lambda run: run.total).start_s if runs else None
 
+    def first_rolled_s(self, *, min_motion: float) -> float | None:
+        """When pieces first moved on their own, however briefly (None: never): a stroke seen as no strike."""
+        runs = _runs(self.free_motion, min_motion=min_motion)
+        return runs[0].start_s if runs else None
+
     def _arm_came_s(self, strike_s: float) -> float | None:
         """When an arm reached over the board anew after `strike_s`: seen again after none was for a while.
 
@@ -488,7 +493,8 @@ class BoardAnalyzer:
                             self._hole is not None and self._hole.is_full, unchanged,
                             self._ditch.landings() if self._ditch is not None else (), ditch_discs,
                             self._ditch.changes() if self._ditch is not None else (), self._hole_hides(),
-                            segment.hand_came_after(strikes_s[-1] if strikes_s else None), tuple(strikes_s[1:]),
+                            segment.hand_came_after(strikes_s[-1] if strikes_s else segment.first_rolled_s(
+                                min_motion=MIN_STRIKE_MOTION[self.game])), tuple(strikes_s[1:]),
                             segment.faint_strike_s() if self.game == "crokinole" and not strikes_s else None,
                             self._hole.brighter() if self._hole is not None else (), changed_at,
                             segment.arm_ran_in_s(strike_s) if strike_s is not None else None)

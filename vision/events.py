@@ -840,10 +840,10 @@ class EventInferer:
         """The striker (shooter) gone after a stroke: into a pocket, back in a hand, or off the board.
 
         A pocket clearly busy since the strike with no coin gone into it took the striker. Otherwise a
-        hand that reached over the board after the (last) strike picked it up for the next stroke. With
-        none, a piece never leaves the board by itself: the striker went with a coin into a pocket
-        stirred since the strike, or, no pocket stirred, a couronne shooter jumped off (when is not seen:
-        the strike's time). Both are held for review.
+        hand that reached over the board after the (last) strike (none seen: after pieces first rolled)
+        picked it up for the next stroke. With none, a piece never leaves the board by itself: the
+        striker went with a coin into a pocket stirred since the strike, or, no pocket stirred, a
+        couronne shooter jumped off (when is not seen: the strike's time). Both are held for review.
         """
         for track in gone:
             self._tracks.remove(track)
@@ -854,13 +854,13 @@ class EventInferer:
         free = [a for a in stirred if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
         if free:
             return [self._gone(gone[0], free) if gone else self._stroke_piece_gone(free)]
-        if motion.strike_s is None or motion.hand_after_strike is not False:
+        if motion.hand_after_strike is not False:
             return []
         piece = STROKE_PIECES[self.game]
         if stirred:
             best = max(stirred, key=lambda a: a.energy)
             return [Observation(best.peak_t_s, "pocketed", piece, best.pocket, confidence=0.6, needs_review=True)]
-        if self.game != "couronne":
+        if self.game != "couronne" or motion.strike_s is None:
             return []  # only couronne rings jump
         struck_s = motion.later_strikes[-1] if motion.later_strikes else motion.strike_s
         return [Observation(struck_s, "off_board", piece, confidence=0.5, needs_review=True)]

@@ -108,6 +108,14 @@ def test_the_arm_motion_running_straight_into_a_strike_began_when_the_hand_held_
     assert segment.arm_ran_in_s(85.2) == pytest.approx(85.2)
 
 
+def test_pieces_first_rolled_at_the_first_run_of_free_motion_however_short():
+    segment = _Segment()
+    for i in range(30):
+        segment.free_motion.append((i / 30, 0.01 if i in (10, 11, 20) else 0.0))
+    assert segment.first_rolled_s(min_motion=0.003) == pytest.approx(10 / 30)
+    assert _Segment().first_rolled_s(min_motion=0.003) is None
+
+
 def test_a_second_strong_run_of_motion_after_a_new_arm_is_a_second_stroke_and_without_one_is_not():
     def segment(*, arm_between):  # None, 'new' or 'lingering'
         made = _Segment()

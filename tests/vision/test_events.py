@@ -93,6 +93,18 @@ def test_a_piece_gone_into_a_pocket_that_stirred_as_one_dropping_in_was_struck_t
     assert ("shot", "striker", None) not in observed(0.02)  # a faint stir: more likely a misread
 
 
+def test_a_striker_gone_with_a_coin_in_a_stroke_seen_as_no_strike_went_in_with_it_unless_a_hand_came():
+    # As couronne clip 5107 at 100.8 s: no strike showed, the ring and the shooter dropped into one pocket.
+    for hand_came, expected in ((False, [("shot", "striker", None), ("pocketed", "white", 2),
+                                         ("pocketed", "striker", 2)]),
+                                (True, [("shot", "striker", None), ("pocketed", "white", 2)])):
+        inf = inferer()
+        after = reading(("black", 40, 0), ("queen", -40, 0))
+        motion = Motion(0.5, None, (PocketActivity(2, 0.6, 1.9, 1.9, (PocketSpell(1.9, 0.6),)),),
+                        hand_after_strike=hand_came)
+        assert kinds(inf.settled(after, 3.0, motion)) == expected
+
+
 def test_a_striker_gone_with_a_coin_and_no_hand_since_the_strike_went_into_the_coins_pocket():
     # Carrom: no hand came to take it, and a piece never leaves the board by itself.
     for hand_came, expected in ((False, [("pocketed", "black", 2), ("pocketed", "striker", 2)]),
