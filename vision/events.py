@@ -52,8 +52,9 @@ HIDDEN_IN_HOLE = ("dark",)  # crokinole: disc colours that can lie in the 20-hol
 ARRIVAL_SHARE = 0.1
 ARRIVAL_DISC = 0.2
 LANDING_REACH_RAD = np.pi / 4  # crokinole: a disc knocked off enters the ditch within this bearing of where it lay
-# A pocket's activity (PocketActivity.energy) that a striker, or any piece no reading saw, makes dropping in.
-STRIKER_POCKET_ENERGY = 0.05
+# A pocket's activity (PocketActivity.energy) that a piece makes dropping in: a striker, one no reading saw, one
+# gone in a stroke seen as no strike.
+DROP_IN_ENERGY = 0.05
 # Carrom, couronne: a struck piece covers the way from where it lay to a pocket at no more than this on
 # average from the strike (it must be hit first): a pocket busiest sooner was stirred by something else.
 # Simulated strokes need up to 1.1 m/s; pockets wrongly credited needed 3-4 m/s.
@@ -415,7 +416,7 @@ class EventInferer:
             # pieces read elsewhere when the board never moved since the last reading (settled again after
             # a slow coin crept) were not struck either.
             struck = motion.strike_s is not None
-            dropped_in = board_moved and any(a.energy >= STRIKER_POCKET_ENERGY for a in busy) \
+            dropped_in = board_moved and any(a.energy >= DROP_IN_ENERGY for a in busy) \
                 and any(t.missed == 0 for t in missing)
             is_stroke = bool((board_moved and any(t.kind != stroke_piece for t, _ in moved_really))
                              or ((struck or dropped_in) and (striker_changed or any(t.missed == 0 for t in missing))))
@@ -830,7 +831,7 @@ class EventInferer:
         for track in tracks:
             taken = {o.pocket for o in so_far + observations if o.type == "pocketed"}
             free = [a for a in self._reachable(track, busy, motion.rolling_from_s)
-                    if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
+                    if a.pocket not in taken and a.energy >= DROP_IN_ENERGY]
             if free:
                 observations += self._confirm_new(track) + [self._gone(track, free)]
         return observations
@@ -851,7 +852,7 @@ class EventInferer:
             return []
         taken = {o.pocket for o in so_far if o.type == "pocketed"}
         stirred = self._spells_after(busy, motion.strike_s)
-        free = [a for a in stirred if a.pocket not in taken and a.energy >= STRIKER_POCKET_ENERGY]
+        free = [a for a in stirred if a.pocket not in taken and a.energy >= DROP_IN_ENERGY]
         if free:
             return [self._gone(gone[0], free) if gone else self._stroke_piece_gone(free)]
         if motion.hand_after_strike is not False:
