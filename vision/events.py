@@ -415,11 +415,10 @@ class EventInferer:
             # stirred as a piece dropping in does (everything rolled along the cushions, taken for an arm);
             # pieces read elsewhere when the board never moved since the last reading (settled again after
             # a slow coin crept) were not struck either.
-            struck = motion.strike_s is not None
-            dropped_in = board_moved and any(a.energy >= DROP_IN_ENERGY for a in busy) \
-                and any(t.missed == 0 for t in missing)
+            struck, gone_now = motion.strike_s is not None, any(t.missed == 0 for t in missing)
+            dropped_in = board_moved and gone_now and any(a.energy >= DROP_IN_ENERGY for a in busy)
             is_stroke = bool((board_moved and any(t.kind != stroke_piece for t, _ in moved_really))
-                             or ((struck or dropped_in) and (striker_changed or any(t.missed == 0 for t in missing))))
+                             or (struck and (striker_changed or gone_now)) or dropped_in)
         shot_seen = bool(new_tracks) or self._waiting is not None  # crokinole: the shot disc was read
         if is_stroke:
             observations.append(Observation(shot_t_s, "shot", self._shot_piece(new_tracks),
