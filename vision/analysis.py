@@ -486,18 +486,21 @@ class BoardAnalyzer:
             if self._gate.alike_times is not None:
                 changed_at = partial(spots_changed_s, self._gate.alike_times, homography=self._homography.copy())
             start_s = segment.start_s if segment.start_s is not None else hole_entries[0]
-            strikes_s = segment.strikes_s(min_motion=MIN_STRIKE_MOTION[self.game], aimed=self.game == "carrom")
+            min_motion = MIN_STRIKE_MOTION[self.game]
+            strikes_s = segment.strikes_s(min_motion=min_motion, aimed=self.game == "carrom")
             # The hand lingering over the pieces it struck may hide the first frames of the first strike.
-            strike_s = segment.began_s(strikes_s[0], min_motion=MIN_STRIKE_MOTION[self.game]) if strikes_s else None
-            motion = Motion(start_s, strike_s, tuple(self._pockets.activity()), hole_entries,
-                            self._hole is not None and self._hole.is_full, unchanged,
-                            self._ditch.landings() if self._ditch is not None else (), ditch_discs,
-                            self._ditch.changes() if self._ditch is not None else (), self._hole_hides(),
-                            segment.hand_came_after(strikes_s[-1] if strikes_s else segment.first_rolled_s(
-                                min_motion=MIN_STRIKE_MOTION[self.game])), tuple(strikes_s[1:]),
-                            segment.faint_strike_s() if self.game == "crokinole" and not strikes_s else None,
-                            self._hole.brighter() if self._hole is not None else (), changed_at,
-                            segment.arm_ran_in_s(strike_s) if strike_s is not None else None)
+            strike_s = segment.began_s(strikes_s[0], min_motion=min_motion) if strikes_s else None
+            motion = Motion(
+                start_s, strike_s, pockets=tuple(self._pockets.activity()), hole_entries=hole_entries,
+                hole_full=self._hole is not None and self._hole.is_full, unchanged=unchanged,
+                ditch=self._ditch.landings() if self._ditch is not None else (), ditch_discs=ditch_discs,
+                ditch_changes=self._ditch.changes() if self._ditch is not None else (), hole_hides=self._hole_hides(),
+                hand_after_strike=segment.hand_came_after(
+                    strikes_s[-1] if strikes_s else segment.first_rolled_s(min_motion=min_motion)),
+                later_strikes=tuple(strikes_s[1:]),
+                faint_strike_s=segment.faint_strike_s() if self.game == "crokinole" and not strikes_s else None,
+                hole_brighter=self._hole.brighter() if self._hole is not None else (), changed_at=changed_at,
+                arm_ran_in_s=segment.arm_ran_in_s(strike_s) if strike_s is not None else None)
         self._segment = _Segment()
         self._pockets.reset()
         for watch in (self._ditch, self._hole):

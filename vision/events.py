@@ -149,18 +149,19 @@ class Motion:
                                    before.spells + a.spells)
             pockets[a.pocket] = a
         strike_s = self.strike_s if self.strike_s is not None else later.strike_s
-        return Motion(self.start_s, strike_s, tuple(pockets[i] for i in sorted(pockets)),
-                      self.hole_entries + later.hole_entries, later.hole_full, later.unchanged,
-                      self.ditch + later.ditch, later.ditch_discs, self.ditch_changes + later.ditch_changes,
-                      later.hole_hides,
-                      # The view between was covered: whether a hand came after the last strike is known only
-                      # when the later movement struck anew.
-                      later.hand_after_strike if later.strike_s is not None else None,
-                      self.later_strikes + ((later.strike_s,) if self.strike_s is not None and later.strike_s is not None
-                                            else ()) + later.later_strikes,
-                      self.faint_strike_s if self.faint_strike_s is not None else later.faint_strike_s,
-                      self.hole_brighter + later.hole_brighter, later.changed_at,
-                      self.arm_ran_in_s if self.strike_s is not None else later.arm_ran_in_s)
+        return Motion(
+            self.start_s, strike_s, pockets=tuple(pockets[i] for i in sorted(pockets)),
+            hole_entries=self.hole_entries + later.hole_entries, hole_full=later.hole_full,
+            unchanged=later.unchanged, ditch=self.ditch + later.ditch, ditch_discs=later.ditch_discs,
+            ditch_changes=self.ditch_changes + later.ditch_changes, hole_hides=later.hole_hides,
+            # The view between was covered: whether a hand came after the last strike is known only
+            # when the later movement struck anew.
+            hand_after_strike=later.hand_after_strike if later.strike_s is not None else None,
+            later_strikes=self.later_strikes + ((later.strike_s,) if self.strike_s is not None
+                                                and later.strike_s is not None else ()) + later.later_strikes,
+            faint_strike_s=self.faint_strike_s if self.faint_strike_s is not None else later.faint_strike_s,
+            hole_brighter=self.hole_brighter + later.hole_brighter, changed_at=later.changed_at,
+            arm_ran_in_s=self.arm_ran_in_s if self.strike_s is not None else later.arm_ran_in_s)
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
