@@ -385,7 +385,14 @@ class SettleGate:
             self._table_sample = np.flatnonzero(table)[::RIM_SAMPLE_STEP]
 
     def _drifted(self, small: np.ndarray, board_px: int) -> bool:
-        changed = _solid(_channel_change(small, self._still_start) > self._drift_change) & self._mask
+        """Whether the view changed since the stillness began, its light divided out: a lamp warming up or
+        the camera's exposure catching up brightens the whole board a little each frame, and a board
+        never settling through it would join the next stroke to the last."""
+        start = self._still_start
+        level, start_level = _level(small, self._board_sample), _level(start, self._board_sample)
+        if not np.array_equal(level, start_level):
+            start = _scaled(start, (level + 1) / (start_level + 1))
+        changed = _solid(_channel_change(small, start) > self._drift_change) & self._mask
         return np.count_nonzero(changed) / board_px > self.settings.moving_fraction
 
     def _unlike_settled(self, small: np.ndarray) -> np.ndarray | None:

@@ -72,6 +72,17 @@ def test_a_light_change_is_divided_out_and_does_not_hold_the_board():
     assert settled_after_s <= SettleSettings().settle_s + 0.1
 
 
+def test_a_still_board_settles_while_a_lamp_warms_up_or_the_exposure_catches_up():
+    gate = SettleGate()
+    rng = np.random.default_rng(2)
+    board = rng.integers(60, 160, (120, 160, 3)).astype(np.float32)
+    # Brighter by 1.2 % a frame: never a change from one frame to the next, a large one over the settle time.
+    ramp = [np.clip(board * (1 + 0.012 * i), 0, 255).astype(np.uint8) for i in range(45)]
+    settles = [i for i, image in enumerate(ramp) if gate.update(image, i / 30).is_new_settle]
+    # Read once, in time: not held for the whole ramp, nor read again and again as the light goes on changing.
+    assert len(settles) == 1 and settles[0] <= round(SettleSettings().settle_s * 30) + 3, settles
+
+
 def test_a_disc_landing_in_the_crokinole_ditch_is_timed_in_its_sector():
     board = load_board("crokinole")
     size = 800
