@@ -21,12 +21,12 @@ from calibration.geometry import BoardModel, CrokinoleBoard, load_board
 from vision.board_location import BoardLocation
 from vision.board_tracker import BoardTracker
 from vision.homography import project
-from vision.events import HIDDEN_IN_HOLE, EventInferer, Motion, Observation
+from vision.events import DROP_IN_ENERGY, HIDDEN_IN_HOLE, EventInferer, Motion, Observation
 from vision.localise import locate_board
 from vision.pieces import BoardReading
 from vision.pieces_read import read_pieces
-from vision.pockets import (DitchWatch, HoleWatch, PocketWatch, approach_mask, board_masks, pocket_centres_mm,
-                            pocket_radius_mm)
+from vision.pockets import (DitchWatch, HoleWatch, PocketActivity, PocketWatch, approach_mask, board_masks,
+                            pocket_centres_mm, pocket_radius_mm)
 from vision.settle import AlikeTimes, GateReading, SettleGate, SettleSettings
 from vision.sources import Frame
 
@@ -130,7 +130,7 @@ class _Segment:
         if aimed and not long_runs and aimed_s is None:
             # The striker set down under the hand moved with the arm's body, not on its own: the aim
             # is the hand's last hold however it set the striker down.
-            aimed_s = self._last_hold_end_s()
+            aimed_s = self.last_hold_end_s()
             runs = [run for run in runs if aimed_s is not None and run.start_s > aimed_s]
         if not long_runs and aimed_s is not None:
             long_runs = runs[:1]  # a soft stroke after the aim, the striker alone barely moving
@@ -197,10 +197,17 @@ class _Segment:
             last_s = t_s
         return last_s if last_s is not None and last_s - first_s >= AIM_S else None
 
-    def _last_hold_end_s(self) -> float | None:
-        """When the last stretch of a hand held still over the board (occluded) for `AIM_S` at least ended."""
+    def last_hold_end_s(self, before_s: float | None = None) -> float | None:
+        """When the last stretch of a hand held still over the board (occluded) for `AIM_S` at least ended
+        (before `before_s`, if given).
+
+        A player aims with the hand held still and strikes as it lets go: a stroke seen as no strike
+        (everything rolling along the cushions, taken for the arm) struck then.
+        """
         first_s = last_s = found_s = None
         for t_s, share in self.arm_motion:
+            if before_s is not None and t_s >= before_s:
+                break
             if share < 1.0:
                 first_s = None
                 continue
@@ -490,15 +497,18 @@ class BoardAnalyzer:
             strikes_s = segment.strikes_s(min_motion=min_motion, aimed=self.game == "carrom")
             # The hand lingering over the pieces it struck may hide the first frames of the first strike.
             strike_s = segment.began_s(strikes_s[0], min_motion=min_motion) if strikes_s else None
+            activity = tuple(self._pockets.activity())
             motion = Motion(
-                start_s, strike_s, pockets=tuple(self._pockets.activity()), hole_entries=hole_entries,
+                start_s, strike_s, pockets=activity, hole_entries=hole_entries,
                 hole_full=self._hole is not None and self._hole.is_full, unchanged=unchanged,
                 ditch=self._ditch.landings() if self._ditch is not None else (), ditch_discs=ditch_discs,
                 ditch_changes=self._ditch.changes() if self._ditch is not None else (), hole_hides=self._hole_hides(),
                 hand_after_strike=segment.hand_came_after(
                     strikes_s[-1] if strikes_s else segment.first_rolled_s(min_motion=min_motion)),
                 later_strikes=tuple(strikes_s[1:]),
-                faint_strike_s=segment.faint_strike_s() if self.game == "crokinole" and not strikes_s else None,
+                unseen_strike_s=None if strikes_s else (
+                    segment.faint_strike_s() if self.game == "crokinole"
+                    else segment.last_hold_end_s(_last_drop_in_s(activity))),
                 hole_brighter=self._hole.brighter() if self._hole is not None else (), changed_at=changed_at,
                 arm_ran_in_s=segment.arm_ran_in_s(strike_s) if strike_s is not None else None)
         self._segment = _Segment()
@@ -597,6 +607,12 @@ def _runs(free_motion: deque[tuple[float, float]], *, min_motion: float) -> list
             runs.append(_Run(t_s, share, 1, t_s))
             in_run = True
     return runs
+
+
+def _last_drop_in_s(activity: tuple[PocketActivity, ...]) -> float | None:
+    """When a pocket last stirred as a piece dropping in does (None: none did)."""
+    return max((spell.peak_t_s for a in activity for spell in a.spells if spell.energy >= DROP_IN_ENERGY),
+               default=None)
 
 
 def _view_shift_px(a: np.ndarray, b: np.ndarray, board: BoardModel) -> float:

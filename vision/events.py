@@ -116,7 +116,9 @@ class Motion:
     hole_hides: tuple[str, ...] = HIDDEN_IN_HOLE  # crokinole: disc colours that lie in the 20-hole without changing its look
     hand_after_strike: bool | None = None  # an arm reached over the board anew after the last strike (None: not known)
     later_strikes: tuple[float, ...] = ()  # carrom, couronne: strokes struck after the first before the board settled
-    faint_strike_s: float | None = None  # crokinole, no strike seen: when the faintest free motion says a shot struck
+    # No strike seen: when the shot or stroke struck by fainter signs (crokinole: the faintest free motion;
+    # carrom, couronne: the aiming hand letting go).
+    unseen_strike_s: float | None = None
     # Crokinole, per hole entry: the filled hole looked brighter than empty (a disc lighter than the hole came in).
     hole_brighter: tuple[bool, ...] = ()
     changed_at: SpotTimes | None = None  # the image's word on when a piece's spot changed for good
@@ -159,7 +161,7 @@ class Motion:
             hand_after_strike=later.hand_after_strike if later.strike_s is not None else None,
             later_strikes=self.later_strikes + ((later.strike_s,) if self.strike_s is not None
                                                 and later.strike_s is not None else ()) + later.later_strikes,
-            faint_strike_s=self.faint_strike_s if self.faint_strike_s is not None else later.faint_strike_s,
+            unseen_strike_s=self.unseen_strike_s if self.unseen_strike_s is not None else later.unseen_strike_s,
             hole_brighter=self.hole_brighter + later.hole_brighter, changed_at=later.changed_at,
             arm_ran_in_s=self.arm_ran_in_s if self.strike_s is not None else later.arm_ran_in_s)
 
@@ -287,9 +289,9 @@ class EventInferer:
             return []
         board_moved = motion is not None
         motion = motion or Motion(t_s, None)
-        # Crokinole: a shot with no strike seen (a pale disc on a pale board) is timed by the faint motion,
-        # else by when the board began to move.
-        shot_t_s = next((s for s in (motion.strike_s, motion.faint_strike_s) if s is not None), motion.start_s)
+        # A shot with no strike seen (crokinole: a pale disc on a pale board; carrom, couronne: everything
+        # rolling along the cushions) is timed by fainter signs, else by when the board began to move.
+        shot_t_s = next((s for s in (motion.strike_s, motion.unseen_strike_s) if s is not None), motion.start_s)
         entries = self._hole_entries(reading, motion, shot_t_s) if self.game == "crokinole" else []
         if entries and motion.strike_s is None:
             # A disc came to lie in the hole, so one was shot, however faintly it showed on its way.
@@ -525,6 +527,11 @@ class EventInferer:
         # Crokinole: a disc touching the outer line is taken off before the next shot (rules 4a): when
         # it is gone, another disc of its colour is not it moved.
         free_t = [i for i in free_t if not (self.game == "crokinole" and tracks[i].zone == 0)]
+        if self.game in STROKE_PIECES and motion.strike_s is None:
+            # Nothing struck: a piece already gone at the last reading and read now elsewhere did not roll
+            # there. It is another put down by hand (a couronne ring knocked off, put back in the centre
+            # circle: S-CO 3.2), and the one gone stays gone.
+            free_t = [i for i in free_t if tracks[i].missed == 0]
         if free_t and free_p:
             same_kind = np.array([[tracks[i].kind == pieces[j].kind for j in free_p] for i in free_t])
             cost = np.where(same_kind, distance[np.ix_(free_t, free_p)], np.inf)

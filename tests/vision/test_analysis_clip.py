@@ -204,6 +204,20 @@ def test_a_faint_shot_is_timed_by_the_run_of_free_motion_with_the_most_of_it_and
     assert _Segment().faint_strike_s() is None
 
 
+def test_a_stroke_seen_as_no_strike_struck_when_the_hand_aiming_before_the_pieces_dropped_in_let_go():
+    # As couronne clip 5107 at 100.8 s: the arm came in (a frame of free motion), the hand held still to aim,
+    # then everything rolled along the cushions (taken for the arm) into a pocket; another hand came later.
+    segment = _Segment()
+    for i in range(2990, 3090):
+        t_s = i / 30
+        aiming, placing = 3007 <= i < 3025, 3060 <= i < 3072
+        segment.free_motion.append((t_s, 0.0065 if i == 2998 else 0.0))
+        segment.arm_motion.append((t_s, 1.0 if aiming or placing else 0.01))
+    assert segment.last_hold_end_s(101.0) == pytest.approx(3024 / 30)
+    assert segment.last_hold_end_s() == pytest.approx(3071 / 30)
+    assert segment.last_hold_end_s(3010 / 30) is None  # the hold had not lasted an aim by then
+
+
 def test_a_strike_begins_at_its_first_free_motion_though_the_withdrawing_hand_hid_the_next_frames():
     fps = 30
 

@@ -138,6 +138,27 @@ def test_a_ring_missing_twice_without_a_pocket_went_off_the_board_for_review():
     assert len(off) == 1 and off[0].piece == "pink" and off[0].needs_review and off[0].t_s == 1.1
 
 
+def test_a_couronne_ring_knocked_off_and_put_back_in_the_centre_circle_went_off_and_was_placed_not_moved():
+    # As couronne clip 5107 at 174.9 s: the pink jumped off in a stroke, the opponent put it in the centre circle.
+    inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(("pink", 200, 100), ("blue", 40, 0), ("shooter", 0, -250), game="couronne"), 0.0, None)
+    assert kinds(inf.settled(reading(("blue", 40, 0), ("shooter", 60, -100), game="couronne"), 2.0,
+                             Motion(1.0, 1.1))) == [("shot", "shooter", None)]
+    put_back = reading(("pink", 10, -12), ("blue", 40, 0), ("shooter", 60, -100), game="couronne")
+    observations = inf.settled(put_back, 4.0, Motion(3.0, None))
+    observations += inf.settled(put_back, 6.0, Motion(5.0, None))  # a new piece is confirmed by the next reading
+    assert kinds(observations) == [("off_board", "pink", None), ("placed", "pink", None)]
+    assert observations[0].t_s == 1.1 and observations[0].needs_review
+
+
+def test_a_stroke_seen_as_no_strike_is_timed_by_when_it_struck_as_far_as_told():
+    after = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
+    drop = (PocketActivity(2, 0.3, 1.3, 1.3, (PocketSpell(1.3, 0.3),)),)
+    for unseen_strike_s, shot_s in ((1.1, 1.1), (None, 0.5)):  # told by the aiming hand letting go, else not
+        observations = inferer().settled(after, 3.0, Motion(0.5, None, drop, unseen_strike_s=unseen_strike_s))
+        assert [o.t_s for o in observations if o.type == "shot"] == [shot_s]
+
+
 def test_a_carrom_coin_no_longer_read_with_no_pocket_to_take_it_is_no_event_and_read_again_where_it_lay_the_same_coin():
     # A carrom coin that jumps off is put back in the centre circle by the umpire: a coin that only stops
     # being read (print once taken for a coin, a coin the reader no longer sees) went nowhere.
@@ -790,17 +811,17 @@ def test_crokinole_a_disc_come_into_the_hole_with_no_strike_seen_was_shot_when_t
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="light")
     inf.settled(reading(("light", 250, 0), game="crokinole"), 0.0, None)
     same = reading(("light", 250, 0), game="crokinole")
-    observations = inf.settled(same, 3.0, Motion(1.0, None, hole_entries=(2.4,), hole_full=True, faint_strike_s=1.9))
+    observations = inf.settled(same, 3.0, Motion(1.0, None, hole_entries=(2.4,), hole_full=True, unseen_strike_s=1.9))
     assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "light", 1.9), ("sunk_20", "light", 2.4)]
     # Nothing came into the hole and no disc came in: faint motion alone is no shot.
-    assert inf.settled(same, 5.0, Motion(4.0, None, faint_strike_s=4.5)) == []
+    assert inf.settled(same, 5.0, Motion(4.0, None, unseen_strike_s=4.5)) == []
 
 
 def test_crokinole_a_shot_disc_seen_with_no_strike_is_timed_by_the_faint_motion_not_the_hand_reaching_in():
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="light")
     inf.settled(reading(game="crokinole"), 0.0, None)
     shot = reading(("light", -66, -81), game="crokinole")
-    observations = inf.settled(shot, 3.0, Motion(1.0, None, faint_strike_s=2.2))
+    observations = inf.settled(shot, 3.0, Motion(1.0, None, unseen_strike_s=2.2))
     assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "light", 2.2)]
 
 
