@@ -320,7 +320,8 @@ class BoardAnalyzer:
     def _new_inferer(self) -> EventInferer:
         return EventInferer(self.game, pocket_centres_mm=pocket_centres_mm(self._board),
                             first_shooter=self.first_shooter, hole_radius_mm=pocket_radius_mm(self._board),
-                            shooting_line_radius_mm=getattr(self._board, "shooting_line_diameter_mm", 0.0) / 2)
+                            shooting_line_radius_mm=getattr(self._board, "shooting_line_diameter_mm", 0.0) / 2,
+                            fifteen_reach_mm=_fifteen_reach_mm(self._board))
 
     def new_board(self, *, from_last_reading: bool = False) -> None:
         """The pieces are set up afresh (a new board or round): the next settled reading starts over.
@@ -607,6 +608,13 @@ def _runs(free_motion: deque[tuple[float, float]], *, min_motion: float) -> list
             runs.append(_Run(t_s, share, 1, t_s))
             in_run = True
     return runs
+
+
+def _fifteen_reach_mm(board: BoardModel) -> float:
+    """Crokinole: the outer edge of the 15 line (0 for other boards)."""
+    if not isinstance(board, CrokinoleBoard):
+        return 0.0
+    return (board.fifteen_line_diameter_mm + board.line_width_mm) / 2
 
 
 def _last_drop_in_s(activity: tuple[PocketActivity, ...]) -> float | None:

@@ -234,16 +234,19 @@ class EventInferer:
     hole_radius_mm : the radius of the crokinole 20-hole (a disc read over its mouth explains its look), or of
         the pockets (a piece gone from beside one may have dropped in unseen).
     shooting_line_radius_mm : crokinole: where discs are set down to be shot (0: not known).
+    fifteen_reach_mm : crokinole: the outer edge of the 15 line, which a disc touches when its own edge lies
+        nearer the centre (0: not known, and a shot onto a board with no opponent disc is taken as valid).
     """
 
     def __init__(self, game: str, *, pocket_centres_mm: tuple[tuple[float, float], ...],
                  first_shooter: str | None = None, hole_radius_mm: float = 0.0,
-                 shooting_line_radius_mm: float = 0.0):
+                 shooting_line_radius_mm: float = 0.0, fifteen_reach_mm: float = 0.0):
         self.game = game
         self._pockets_mm = np.array(pocket_centres_mm, float)
         self._hole_radius_mm = hole_radius_mm
         self._over_hole: list[Piece] = []  # crokinole: discs that lay over the hole's mouth at the last reading
         self._shooting_line_mm = shooting_line_radius_mm
+        self._fifteen_reach_mm = fifteen_reach_mm
         self._waiting: _Track | None = None  # crokinole: a disc read on the shooting line before its shot
         self._tracks: list[_Track] = []
         # Carrom: coins gone with nothing to show where (no pocket stirred that they could reach); a coin
@@ -254,7 +257,7 @@ class EventInferer:
         self._twenties: dict[str, int] = {}
         self._ditch_discs: tuple[float, ...] = ()  # crokinole: discs lying in each ditch sector at the last reading
         self._last_20s: list[str] = []  # crokinole: colours of the 20s of the last shot (an invalid one's are taken out)
-        self._last_shot_invalid = False  # crokinole: the last shot touched no opponent disc on the board (NCA 3c)
+        self._last_shot_invalid = False  # crokinole: the last shot broke NCA 3a or 3b (its discs are taken off: 3c)
         self._started = False
         self._hole_full = False  # crokinole: the 20-hole looked full at the last reading
         self.round_ended = False  # crokinole: every disc is shot (the match says): a board emptied now is cleared
@@ -444,7 +447,9 @@ class EventInferer:
             shot_disc = None
         # The reader may see 20s itself (then it says so in `twenties`).
         seen_new_20 = any(n > self._twenties.get(kind, 0) for kind, n in reading.twenties.items())
-        if self.game == "crokinole" and not entries and not seen_new_20 and motion.strike_s is not None:
+        # Discs cleared off for the next round went by hand, whatever the next round's first shot did to the hole.
+        if self.game == "crokinole" and not entries and not seen_new_20 and motion.strike_s is not None \
+                and not cleared:
             hidden = self._hidden_in_hole(missing, landings, motion, shot_disc, ditch_counted=ditch_counted)
             if hidden is not None:
                 observations.append(hidden)
@@ -493,7 +498,11 @@ class EventInferer:
                 self._last_20s = [o.piece for o in observations
                                   if o.type == "sunk_20" and o.piece is not None and o.reason is None]
                 opponents = [t.track_id for t in on_board_before if t.kind != self._last_shot]
-                self._last_shot_invalid = bool(opponents) and not touched.intersection(opponents)
+                if opponents:
+                    self._last_shot_invalid = not touched.intersection(opponents)  # NCA 3a
+                else:
+                    shot = new_tracks + [t for t, _ in moved_really + misread]
+                    self._last_shot_invalid = not self._last_20s and not any(map(self._in_fifteen, shot))  # 3b
             for track in new_tracks:
                 track.appeared_s = None  # the shot disc: no placement to confirm
         self._hole_full = motion.hole_full
@@ -525,8 +534,10 @@ class EventInferer:
         free_p = [j for j in range(len(pieces)) if j not in {c for _, c in still}]
         moved = []
         # Crokinole: a disc touching the outer line is taken off before the next shot (rules 4a): when
-        # it is gone, another disc of its colour is not it moved.
-        free_t = [i for i in free_t if not (self.game == "crokinole" and tracks[i].zone == 0)]
+        # it is gone, another disc of its colour is not it moved. The disc waiting on the shooting line
+        # (beyond the outer line too) was shot, if anything struck.
+        shot = self._waiting if motion.strike_s is not None else None
+        free_t = [i for i in free_t if not (self.game == "crokinole" and tracks[i].zone == 0 and tracks[i] is not shot)]
         if self.game in STROKE_PIECES and motion.strike_s is None:
             # Nothing struck: a piece already gone at the last reading and read now elsewhere did not roll
             # there. It is another put down by hand (a couronne ring knocked off, put back in the centre
@@ -633,10 +644,12 @@ class EventInferer:
         gap = [_angle_apart(angle, track.bearing_rad) for _, angle in landings]
         return landings.pop(int(np.argmin(gap)))[0]
 
-    @staticmethod
-    def _taken_up_s(track: _Track, motion: Motion) -> float | None:
+    def _taken_up_s(self, track: _Track, motion: Motion) -> float | None:
         """Crokinole: when a hand took a disc off the surface (by the rules: on the outer line, after an invalid
-        shot) before any shot: when the hand came over its spot for good (None: not seen, or a shot took it)."""
+        shot) before any shot: when the hand came over its spot for good (None: not seen, a shot took it, or
+        the rules take no such disc off: a hand reaching past it for a 20 in the hole only hid it)."""
+        if track.zone != 0 and not self._last_shot_invalid:
+            return None
         taken_s = motion.spot_changed_s(track.x_mm, track.y_mm, track.r_mm)
         return taken_s if taken_s is not None and (motion.strike_s is None or taken_s < motion.strike_s) else None
 
@@ -698,22 +711,29 @@ class EventInferer:
         The shot touched no opponent disc while there were some on the board: the rules take
         out what it sank. Without that, discs put into the ditch by hand with none gone from
         the surface are 20s taken out too. A valid 20 is set aside off the board instead.
-        Each is timed by its arrival in the ditch before this view's strike, else when the
-        board began to change.
+        Each is timed by the hand stirring the hole last before its arrival in the ditch (before
+        this view's strike), else by that arrival, else when the board began to change.
         """
         if not self._last_20s:
             return []
         before = [i for i, (t_s, _) in enumerate(landings)
                   if motion.strike_s is None or (t_s is not None and t_s < motion.strike_s)]
+        seen = motion.strike_s is not None or motion.busy_hole is not None or bool(motion.ditch_changes or landings)
+        if self._last_shot_invalid and not seen:
+            return []  # read again before the referee came: nothing has been taken out yet
         if self._last_shot_invalid:
             count = len(self._last_20s)
         elif motion.strike_s is None:
             count = min(len(before), len(self._last_20s))
         else:
             count = 0
+        hole = motion.busy_hole
         observations = []
         for _ in range(count):
             t_s = landings.pop(before.pop(0) - len(observations))[0] if before else None
+            if t_s is not None and hole is not None:
+                taken_s = [spell.peak_t_s for spell in hole.spells if spell.peak_t_s < t_s]
+                t_s = taken_s[-1] if taken_s else t_s
             observations.append(Observation(t_s if t_s is not None else motion.start_s, "off_board",
                                             self._last_20s.pop(), confidence=0.6, needs_review=True,
                                             reason="twenty_removed"))
@@ -932,6 +952,8 @@ class EventInferer:
         hole = motion.busy_hole
         if hole is None:
             return None
+        # A hand taking the last shot's 20 out stirs the hole before this shot's strike: that is no disc falling in.
+        hole = next(iter(self._spells_after([hole], motion.strike_s)), hole)
         landings = [(t_s, angle) for t_s, angle in landings if t_s is not None]
         unexplained = list(missing)
         if not landings and hole.peak_t_s is not None:
@@ -982,6 +1004,11 @@ class EventInferer:
             return []
         reach_mm = MOUTH_SHARE * self._hole_radius_mm
         return [p for p in reading.pieces if np.hypot(p.x_mm, p.y_mm) < reach_mm + p.r_mm]
+
+    def _in_fifteen(self, track: _Track) -> bool:
+        """Crokinole: whether a disc lies inside or touching the 15 line (True when the line is not known)."""
+        return self._fifteen_reach_mm <= 0 or bool(np.hypot(track.x_mm, track.y_mm) - track.r_mm
+                                                    <= self._fifteen_reach_mm)
 
     def _on_hole_brink(self, track: _Track) -> bool:
         """Crokinole: whether a disc lay over part of the hole, on the brink of falling in."""

@@ -477,10 +477,12 @@ def test_crokinole_a_20_put_into_the_ditch_after_an_invalid_shot_is_taken_off():
                        Motion(1.0, 1.1, (PocketActivity(0, 0.2, 1.5),), hole_entries=(1.5,), hole_full=True,
                               ditch_discs=ditch_with()))
     assert [(o.type, o.piece) for o in shot] == [("shot", "dark"), ("sunk_20", "dark")]
-    # The referee takes it out into the ditch on dark's side: nothing gone from the surface.
+    # The referee takes it out (the hand stirs the hole at 2.3 s, as in crokinole clip 5126 at 108.8 s) and
+    # drops it into the ditch on dark's side at 2.9 s: nothing gone from the surface. It went when taken out.
     removal = inf.settled(reading(("light", 250, 0), game="crokinole"), 3.5,
-                          Motion(2.9, None, ditch=((2.9, sector_angle(6)),), ditch_discs=ditch_with(6)))
-    assert [(o.type, o.piece, o.reason, o.t_s) for o in removal] == [("off_board", "dark", "twenty_removed", 2.9)]
+                          Motion(2.0, None, (PocketActivity(0, 0.4, 2.3, 2.3, (PocketSpell(2.3, 0.4),)),),
+                                 ditch=((2.9, sector_angle(6)),), ditch_discs=ditch_with(6)))
+    assert [(o.type, o.piece, o.reason, o.t_s) for o in removal] == [("off_board", "dark", "twenty_removed", 2.3)]
     # A disc taken out of the ditch (the board cleared later) is no arrival.
     assert inf.settled(reading(("light", 250, 0), game="crokinole"), 5.0,
                        Motion(4.5, None, ditch_discs=ditch_with())) == []
@@ -512,6 +514,24 @@ def test_crokinole_an_invalid_shots_20_is_taken_off_even_when_the_next_shot_come
         merged = inf.settled(reading(("light", 250, 0), ("light", 90, 40), game="crokinole"), 5.0,
                              Motion(3.4, 4.1, ditch_discs=ditch_discs, ditch_changes=((2.9, sector_angle(6)),)))
         assert [(o.type, o.piece, o.t_s) for o in merged] == [("off_board", "dark", expected_s), ("shot", "light", 4.1)]
+
+
+def test_crokinole_an_invalid_shots_20_is_taken_out_when_the_referee_comes_not_at_a_reading_before():
+    # As crokinole clip 5115 at 125.9 s: the board read again, unchanged, before a hand took the 20 out;
+    # then the hand took it out and the disc the shot knocked, and that is no shot.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="light")
+    inf.settled(reading(("light", 15, -23), ("dark", 45, -4), game="crokinole"), 0.0,
+                Motion(0.0, None, ditch_discs=ditch_with()))
+    shot = inf.settled(reading(("light", -2, -80), ("dark", 45, -4), game="crokinole"), 2.0,
+                       Motion(1.0, 1.1, (PocketActivity(0, 0.5, 1.4),), hole_entries=(1.4,), hole_full=True,
+                              ditch_discs=ditch_with()))
+    assert [(o.type, o.piece) for o in shot] == [("shot", "light"), ("sunk_20", "light")]  # touched no dark disc
+    assert inf.settled(reading(("light", -2, -80), ("dark", 45, -4), game="crokinole"), 2.3, None) == []
+    taken = inf.settled(reading(("dark", 45, -4), game="crokinole"), 5.0,
+                        Motion(2.5, 3.8, (PocketActivity(0, 0.3, 2.9),), ditch_discs=ditch_with(18, 19),
+                               ditch_changes=((3.2, sector_angle(18)), (4.3, sector_angle(19)))))
+    assert sorted((o.type, o.piece, o.reason or "") for o in taken) == [
+        ("off_board", "light", ""), ("off_board", "light", "twenty_removed")]
 
 
 def test_crokinole_a_valid_shots_20_set_aside_off_the_board_stays_a_20():
@@ -775,6 +795,79 @@ def test_crokinole_a_dark_disc_seen_landing_in_a_dark_ditch_after_crossing_the_h
     assert [(o.type, o.piece, o.t_s) for o in observations] == [("shot", "dark", 1.1), ("off_board", "dark", 2.1)]
 
 
+def test_crokinole_a_20_hidden_in_a_dark_hole_fell_in_when_the_hole_stirred_after_the_strike_not_at_a_hand_before():
+    # As crokinole clip 5109 at 64.6 s: a hand took the last shot's 20 out (the hole's busiest spell, before
+    # the strike); the next shot knocked a dark disc into the dark hole at 3.1 s.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    inf.settled(reading(("dark", 55, -57), ("dark", -20, 44), game="crokinole"), 0.0,
+                Motion(0.0, None, ditch_discs=ditch_with()))
+    hole = PocketActivity(0, 0.9, 0.6, 0.6, (PocketSpell(0.6, 0.55), PocketSpell(3.1, 0.35)))
+    motion = Motion(0.4, 2.8, (hole,), ditch_discs=ditch_with(), hole_hides=("dark",))
+    observations = inf.settled(reading(("light", 79, -73), ("dark", -20, 44), game="crokinole"), 3.5, motion)
+    assert [(o.type, o.piece, o.t_s) for o in observations if o.type != "shot"] == [("sunk_20", "dark", 3.1)]
+
+
+def test_crokinole_a_disc_the_rules_do_not_take_off_was_knocked_off_by_the_shot_though_a_hand_passed_over_it():
+    # As crokinole clip 5109 at 96.5 s: a hand reaching for the 20 in the hole passed over a disc of the
+    # 10 zone (its spot last looked as before at 0.5 s); the shot at 1.1 s knocked it into the ditch at 1.8 s.
+    # A disc on the outer line is taken off by hand (rules 4a): then the hand's time is its going.
+    for zone, expected_s in ((10, 1.8), (0, 0.5)):
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+        inf.settled(BoardReading("crokinole", (Piece("dark", 0, 111, 15.9, 0.9, zone=zone),
+                                               Piece("light", 200, 0, 15.9, 0.9, zone=10))), 0.0,
+                    Motion(0.0, None, ditch_discs=ditch_with()))
+        motion = Motion(0.3, 1.1, ditch=((1.8, sector_angle(6)),), ditch_discs=ditch_with(6),
+                        changed_at=lambda centres, radii: np.full(len(centres), 0.5))
+        after = BoardReading("crokinole", (Piece("light", 200, 0, 15.9, 0.9, zone=10),
+                                           Piece("light", -3, 84, 15.9, 0.9, zone=15)))
+        gone = [(o.type, o.piece, o.t_s) for o in inf.settled(after, 2.5, motion) if o.type != "shot"]
+        assert gone == [("off_board", "dark", expected_s)], zone
+
+
+def test_crokinole_the_disc_waiting_on_the_shooting_line_beyond_the_outer_line_was_shot_not_taken_off():
+    # As crokinole clip 5123 at 161 s: a disc lies on the shooting line (zone 0, as one touching the outer
+    # line) until its shot; gone from there after a strike, it is the disc read where the shot stopped.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5,
+                       shooting_line_radius_mm=304.8)
+    dark = Piece("dark", -68, 129, 15.9, 0.9, zone=10)
+    inf.settled(BoardReading("crokinole", (dark,)), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+    waiting = BoardReading("crokinole", (dark, Piece("light", 34, -303, 15.9, 0.9, zone=0)))
+    assert inf.settled(waiting, 1.0, Motion(0.5, None, ditch_discs=ditch_with())) == []
+    shot = BoardReading("crokinole", (Piece("dark", -80, 150, 15.9, 0.9, zone=10),
+                                      Piece("light", -44, 52, 15.9, 0.9, zone=15)))
+    observations = inf.settled(shot, 3.0, Motion(1.5, 2.0, ditch_discs=ditch_with()))
+    assert [(o.type, o.piece) for o in observations] == [("shot", "light")]
+
+
+def test_crokinole_a_shot_onto_a_board_with_no_opponent_disc_that_stops_outside_the_15_line_is_taken_off():
+    # As crokinole clip 5123 at 185 s (NCA 3b, 3c): dark's first shot of a round stopped in the 5 zone; a
+    # hand took it off (its run of motion under the hand is no shot). One touching the 15 line stays.
+    for where, stays in (((-60, -202), False), ((0, -110), True)):
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5,
+                           fifteen_reach_mm=102.35, first_shooter="dark")
+        inf.settled(BoardReading("crokinole", ()), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+        shot = BoardReading("crokinole", (Piece("dark", *where, 15.9, 0.9, zone=5),))
+        assert [o.type for o in inf.settled(shot, 2.0, Motion(1.0, 1.1, ditch_discs=ditch_with()))] == ["shot"]
+        gone = inf.settled(BoardReading("crokinole", ()), 4.0, Motion(3.0, 3.1, ditch_discs=ditch_with()))
+        # Valid, it stayed for the next shot: gone now, that shot knocked it off.
+        assert [(o.type, o.piece) for o in gone if o.type == "shot"] == ([("shot", "light")] if stays else []), where
+        assert ("off_board", "dark") in [(o.type, o.piece) for o in gone]
+
+
+def test_crokinole_discs_cleared_off_while_the_next_round_is_shot_hid_no_20_in_the_hole():
+    # As crokinole clip 5109 at 54 s: the hands clearing the board stirred the hole; the next round's first
+    # disc was shot before the board settled.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    discs = [("dark", -91, 213), ("light", -87, -17), ("dark", -71, -199), ("light", -25, -276), ("light", 4, -103),
+             ("dark", -11, 206), ("light", -86, -153)]
+    inf.settled(reading(*discs, game="crokinole"), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
+    inf.round_ended = True
+    motion = Motion(0.5, 5.0, (PocketActivity(0, 0.9, 2.2),), ditch=((2.0, sector_angle(6)),),
+                    ditch_discs=ditch_with(), hole_hides=("dark",))
+    observations = inf.settled(reading(("dark", 0, 34), game="crokinole"), 6.0, motion)
+    assert "sunk_20" not in [o.type for o in observations]
+
+
 @pytest.mark.parametrize("game", ["carrom", "couronne"])
 def test_a_piece_whose_spot_looks_as_it_did_takes_no_piece_from_afar_for_itself_moved(game):
     # A circle of the print once read as a piece and no longer (its spot never changes) lies nearer a piece
@@ -963,7 +1056,9 @@ def test_a_coin_put_back_just_before_a_stroke_the_board_never_settled_between_is
 def test_crokinole_a_disc_taken_off_by_hand_before_the_next_shot_is_timed_by_its_spot_not_the_shot():
     # As crokinole clip 5121: an invalid shot's disc taken off, then the next shot knocked a disc off,
     # the board never still between.
-    inf = crokinole_inferer(("dark", 179, -54), ("dark", -168, 37), ("light", 50, 50))
+    inf = crokinole_inferer(("dark", -168, 37), ("light", 50, 50))
+    invalid = reading(("dark", 179, -54), ("dark", -168, 37), ("light", 50, 50), game="crokinole")
+    assert [o.type for o in inf.settled(invalid, 0.8, Motion(0.2, 0.3))] == ["shot"]  # touched no light disc
     after = reading(("light", 50, 50), ("light", -120, 30), game="crokinole")
     changed_at = picture_changed_at((179, -54, 1.2), (-168, 37, 2.7))
     observations = inf.settled(after, 4.0, Motion(1.0, 2.5, changed_at=changed_at))
