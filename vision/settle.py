@@ -193,6 +193,7 @@ class SettleGate:
         self._board_sample = np.empty(0, int)
         self._still_since_s: float | None = None
         self._still_start: np.ndarray | None = None
+        self._still_start_level: np.ndarray | None = None  # the typical colour of the board then
         self._settled = False
         self._drift_change = settings.pixel_change  # a pixel changed since the stillness began (`set_pieces`)
 
@@ -236,6 +237,7 @@ class SettleGate:
         if self._still_since_s is None or self._drifted(small, board_px):
             # A slow piece changes little from frame to frame but adds up over the still period.
             self._still_since_s, self._still_start = t_s, small
+            self._still_start_level = _level(small, self._board_sample)
         still_s = t_s - self._still_since_s
         if still_s < s.occlusion_timeout_s and self._arm_in(small, t_s):
             self._settled = False
@@ -388,10 +390,15 @@ class SettleGate:
         """Whether the view changed since the stillness began, its light divided out: a lamp warming up or
         the camera's exposure catching up brightens the whole board a little each frame, and a board
         never settling through it would join the next stroke to the last."""
-        start = self._still_start
-        level, start_level = _level(small, self._board_sample), _level(start, self._board_sample)
-        if not np.array_equal(level, start_level):
-            start = _scaled(start, (level + 1) / (start_level + 1))
+        if not self._changed_since_still(small, self._still_start, board_px):
+            return False  # most still frames: no need to look at the light
+        level = _level(small, self._board_sample)
+        if np.array_equal(level, self._still_start_level):
+            return True
+        start = _scaled(self._still_start, (level + 1) / (self._still_start_level + 1))
+        return self._changed_since_still(small, start, board_px)
+
+    def _changed_since_still(self, small: np.ndarray, start: np.ndarray, board_px: int) -> bool:
         changed = _solid(_channel_change(small, start) > self._drift_change) & self._mask
         return np.count_nonzero(changed) / board_px > self.settings.moving_fraction
 
