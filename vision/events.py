@@ -614,8 +614,18 @@ class EventInferer:
         # A 20 hidden in the hole (a dark disc in a dark hole) is known only by the last shot: taken out
         # when that shot was invalid (3c). A valid one is set aside too, but that may come with the next shot.
         emptied = (self._hole_full or (self._last_shot_invalid and bool(self._last_20s))) and not motion.hole_full
+        # A 20 the last shot hid in the hole (a dark disc in a dark hole) is taken out under a hand that stirs
+        # the hole, and a valid one is set aside off the board (2): no disc came into the ditch, as one shot
+        # straight off would.
+        set_aside = bool(self._last_20s) and motion.busy_hole is not None and not self._came_into_ditch(motion)
         removable = all(t.zone == 0 or (self._last_shot_invalid and t.kind == self._last_shot) for t in missing)
-        return removable and (bool(missing) or fewer_20s or emptied)
+        return removable and (bool(missing) or fewer_20s or emptied or set_aside)
+
+    def _came_into_ditch(self, motion: Motion) -> bool:
+        """Crokinole: whether the ditch counts more discs than at the last reading (True when it cannot count)."""
+        if not motion.ditch_discs or len(motion.ditch_discs) != len(self._ditch_discs):
+            return True
+        return bool(_arrivals(np.array(motion.ditch_discs) - np.array(self._ditch_discs)))
 
     def _next_shooter(self) -> str | None:
         """Crokinole: the colour whose turn it is, as the shots so far alternate (None: not known)."""

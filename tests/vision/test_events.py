@@ -534,6 +534,25 @@ def test_crokinole_an_invalid_shots_20_is_taken_out_when_the_referee_comes_not_a
         ("off_board", "light", ""), ("off_board", "light", "twenty_removed")]
 
 
+def test_crokinole_a_hand_taking_a_hidden_valid_20_out_of_the_hole_is_no_shot_but_a_disc_shot_into_the_ditch_is():
+    # As crokinole clip 5115 at 193.5 s: dark's disc went into the dark hole unseen (a valid shot); then a
+    # hand took it out, stirring the hole and moving nothing on the board. A disc shot straight into the
+    # ditch changes the board no more, but it comes into the ditch.
+    for ditch_after, expected in ((ditch_with(3), []), (ditch_with(3, 9), [("shot", "light"), ("off_board", "light")])):
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="dark")
+        inf.settled(reading(("dark", -36, 51), ("light", 150, -100), game="crokinole"), 0.0,
+                    Motion(0.0, None, ditch_discs=ditch_with(3)))
+        # Valid: it knocked the light disc on its way into the hole.
+        shot = inf.settled(reading(("dark", -36, 51), ("light", 160, -110), game="crokinole"), 2.0,
+                           Motion(1.0, 1.1, (PocketActivity(0, 0.4, 1.6),), hole_hides=("dark",),
+                                  ditch_discs=ditch_with(3)))
+        assert [(o.type, o.piece) for o in shot] == [("shot", "dark"), ("sunk_20", "dark")]
+        after = inf.settled(reading(("dark", -36, 51), ("light", 160, -110), game="crokinole"), 4.0,
+                            Motion(2.5, 3.2, (PocketActivity(0, 0.1, 3.2),), hole_hides=("dark",),
+                                   ditch=((3.6, sector_angle(9)),), ditch_discs=ditch_after))
+        assert [(o.type, o.piece) for o in after] == expected, ditch_after
+
+
 def test_crokinole_a_valid_shots_20_set_aside_off_the_board_stays_a_20():
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="dark")
     inf.settled(reading(("light", 250, 0), game="crokinole"), 0.0, Motion(0.0, None, ditch_discs=ditch_with()))
