@@ -392,10 +392,7 @@ class SettleGate:
         never settling through it would join the next stroke to the last."""
         if not self._changed_since_still(small, self._still_start, board_px):
             return False  # most still frames: no need to look at the light
-        level = _level(small, self._board_sample)
-        if np.array_equal(level, self._still_start_level):
-            return True
-        start = _scaled(self._still_start, (level + 1) / (self._still_start_level + 1))
+        start = _relit(self._still_start, self._still_start_level, _level(small, self._board_sample))
         return self._changed_since_still(small, start, board_px)
 
     def _changed_since_still(self, small: np.ndarray, start: np.ndarray, board_px: int) -> bool:
@@ -449,8 +446,8 @@ class SettleGate:
             return
         level = _level(small, self._board_sample)
         if not np.array_equal(level, self._alike_level):
-            gain = (level + 1) / (self._alike_level + 1)
-            unlike = _solid(_channel_change(small, _scaled(self._reference, gain)) > self.settings.pixel_change)
+            reference = _relit(self._reference, self._alike_level, level)
+            unlike = _solid(_channel_change(small, reference) > self.settings.pixel_change)
         self._spot_s[..., 0][~unlike] = t_s
         self._spot_s[..., 1][unlike] = t_s
         self._alike_last_s = t_s
@@ -563,10 +560,7 @@ class SettleGate:
         `_edge_bounds` there), a light change divided out (the region's typical colour, from its
         `sample`, then and now), and that colour now."""
         level = _level(small, sample)
-        darkest, lightest = bounds.darkest, bounds.lightest
-        if not np.array_equal(level, reference_level):
-            gain = (level + 1) / (reference_level + 1)
-            darkest, lightest = _scaled(darkest, gain), _scaled(lightest, gain)
+        darkest, lightest = (_relit(bound, reference_level, level) for bound in (bounds.darkest, bounds.lightest))
         # Only the region's own pixels are compared (a fifth of the view or less), as a column of colours.
         pixels = np.take(small.reshape(-1, 3), bounds.where, axis=0).reshape(-1, 1, 3)
         beyond = cv2.max(cv2.subtract(pixels, lightest), cv2.subtract(darkest, pixels))
@@ -665,6 +659,13 @@ def _in_reference(small: np.ndarray, reference: np.ndarray, where: np.ndarray, l
 def _unlike(small: np.ndarray, where: np.ndarray, level: np.ndarray) -> float:
     """How far the pixels of a small view at `where` are from a region's typical colour (mean largest channel difference)."""
     return float(np.abs(small[where].astype(np.float32) - level).max(axis=1).mean())
+
+
+def _relit(view: np.ndarray, level: np.ndarray, new_level: np.ndarray) -> np.ndarray:
+    """A BGR view whose region of typical colour `level` is brought to `new_level` (a light change divided out)."""
+    if np.array_equal(level, new_level):
+        return view
+    return _scaled(view, (new_level + 1) / (level + 1))
 
 
 def _scaled(small: np.ndarray, gain: np.ndarray) -> np.ndarray:
