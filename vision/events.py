@@ -52,6 +52,9 @@ HIDDEN_IN_HOLE = ("dark",)  # crokinole: disc colours that can lie in the 20-hol
 ARRIVAL_SHARE = 0.1
 ARRIVAL_DISC = 0.2
 LANDING_REACH_RAD = np.pi / 4  # crokinole: a disc knocked off enters the ditch within this bearing of where it lay
+# Crokinole: the hand setting a disc down on the shooting line stirs the ditch behind it up to this long before
+# the strike (simulated shots: 0.9-1.1 s); the motion there says where the shot came from.
+SET_DOWN_BEFORE_STRIKE_S = 1.2
 # A pocket's activity (PocketActivity.energy) that a piece makes dropping in: a striker, one no reading saw, one
 # gone in a stroke seen as no strike.
 DROP_IN_ENERGY = 0.05
@@ -969,11 +972,16 @@ class EventInferer:
         if not landings and hole.peak_t_s is not None:
             # None counted (a dark ditch): a disc seen moving in the ditch after the hole's busiest moment did
             # not go into the hole: a gone disc near its bearing, else the shot disc (from anywhere).
+            from_rad = self._shot_from_rad(motion)
             for _, angle in _spell_groups(_after(motion.ditch, max(hole.peak_t_s, motion.strike_s or 0.0))):
-                near = [t for t in unexplained
-                        if _angle_apart(t.bearing_rad, angle) <= LANDING_REACH_RAD]
+                # A disc leaves outward, or on along the shot's line: one on the hole's brink struck across the
+                # hole lands on the far side.
+                apart = {t.track_id: min(_angle_apart(t.bearing_rad, angle),
+                                         _angle_apart(self._struck_towards_rad(t, from_rad), angle))
+                         for t in unexplained}
+                near = [t for t in unexplained if apart[t.track_id] <= LANDING_REACH_RAD]
                 if near:
-                    unexplained.remove(min(near, key=lambda t: _angle_apart(t.bearing_rad, angle)))
+                    unexplained.remove(min(near, key=lambda t: apart[t.track_id]))
                 elif shot_disc is not None:
                     shot_disc = None
             if not unexplained and shot_disc is None:
@@ -996,6 +1004,29 @@ class EventInferer:
             return None
         return Observation(when, "sunk_20", self._take_nearest_centre(hiding, missing).kind, confidence=0.4,
                            needs_review=True)
+
+    @staticmethod
+    def _shot_from_rad(motion: Motion) -> float | None:
+        """Crokinole: the bearing of the shooting line where the shot was set down: where the ditch stirred
+        last before the strike (None: not seen, or stirred in more than one place)."""
+        if motion.strike_s is None:
+            return None
+        stirred = [angle for t_s, angle in motion.ditch if 0 <= motion.strike_s - t_s <= SET_DOWN_BEFORE_STRIKE_S]
+        if not stirred or any(_angle_apart(a, stirred[-1]) > LANDING_REACH_RAD for a in stirred):
+            return None
+        return stirred[-1]
+
+    def _struck_towards_rad(self, track: _Track, from_rad: float | None) -> float:
+        """Crokinole: the bearing at which a disc reaches the ditch going on along the line from the shot's
+        start through it (its own bearing when the start or the shooting line is not known)."""
+        at = np.array([track.x_mm, track.y_mm])
+        if from_rad is None or np.hypot(*at) >= self._shooting_line_mm:
+            return track.bearing_rad
+        way = at - self._shooting_line_mm * np.array([np.cos(from_rad), np.sin(from_rad)])
+        way /= np.linalg.norm(way)
+        along = -at @ way + np.sqrt((at @ way) ** 2 - at @ at + self._shooting_line_mm ** 2)
+        end = at + along * way
+        return float(np.arctan2(end[1], end[0]) % (2 * np.pi))
 
     def _on_outer_line(self, track: _Track) -> bool:
         """Crokinole: a disc read touching the outer line, which the rules take off (4a): once not read, it is gone.

@@ -582,6 +582,22 @@ def test_crokinole_a_disc_come_against_one_in_the_ditch_arrives_and_a_nudged_one
     assert [(o.type, o.piece) for o in observations if o.type != "shot"] == [("sunk_20", "dark")]
 
 
+def test_crokinole_a_disc_on_the_hole_brink_struck_across_the_hole_lands_on_the_far_side_not_in_the_hole():
+    # As check clip 5108 at 221 s: a dark disc on the hole's brink, south of the centre; light's disc, set down
+    # on the shooting line to the south (the ditch stirred there 0.9 s before the strike), knocks it across
+    # the hole into the dark ditch to the north, where the count does not see it (a dark disc in a dark ditch).
+    for set_down, expected in ((sector_angle(18), ("off_board", "dark")), (None, ("sunk_20", "dark"))):
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5,
+                           shooting_line_radius_mm=304.8)
+        inf.settled(reading(("dark", 4, -23), ("light", -56, -234), game="crokinole"), 0.0,
+                    Motion(0.0, None, ditch_discs=ditch_with()))
+        stirred = ((0.9, set_down), (1.8, set_down)) if set_down is not None else ()
+        motion = Motion(0.8, 1.8, (PocketActivity(0, 0.5, 2.1),), ditch=stirred + ((2.6, np.radians(97)),),
+                        ditch_discs=ditch_with())
+        observations = inf.settled(reading(("light", -56, -234), ("light", 6, -52), game="crokinole"), 3.1, motion)
+        assert [(o.type, o.piece) for o in observations if o.type != "shot"] == [expected]
+
+
 def test_crokinole_a_landing_seen_only_as_a_change_of_the_ditch_is_timed_by_it():
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
     inf.settled(reading(("dark", 250, 0), ("light", 0, -100), game="crokinole"), 0.0,
