@@ -26,6 +26,8 @@ STEP_S = 1 / 600
 REST_SPEED_MM_S = 1.0
 #: A stroke never runs longer than this (pieces are stopped where they are).
 MAX_STROKE_S = 20.0
+#: A piece that jumps off a cushion flies on over the frame this long, then drops out of view off the table.
+FLIGHT_S = 0.3
 
 _PIECE, _WALL, _PEG = 1, 2, 3
 _READ_FIELDS = pymunk.batch.BodyFields.BODY_ID | pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.VELOCITY
@@ -140,6 +142,9 @@ class Table:
         self._layout: tuple = (-1, [], np.zeros(0), np.zeros(0))
         self._contacts: list[tuple[int, int]] = []
         self._wall_hits: list[int] = []
+        # Pieces jumped off, in flight: id -> (t_s since the flick, x_mm, y_mm, vx_mm_s, vy_mm_s) at the jump.
+        self._flights: dict[int, tuple[float, float, float, float, float]] = {}
+        self._t_s = 0.0  # time since the current flick
         self._build_static()
         self._space.on_collision(_PIECE, _PIECE, begin=self._on_piece_contact)
         self._space.on_collision(_PIECE, _WALL, begin=self._on_wall_contact)
@@ -151,12 +156,8 @@ class Table:
         # Thick segments whose inner face lies on the cushion line: nothing tunnels through.
         thickness_mm = 25.0
         for (x1, y1), (x2, y2) in self.spec.walls:
-            nx, ny = -(y2 - y1), x2 - x1
-            norm = math.hypot(nx, ny)
-            # Outward normal: away from the board centre.
-            if nx * (x1 + x2) + ny * (y1 + y2) < 0:
-                nx, ny = -nx, -ny
-            ox, oy = nx / norm * thickness_mm, ny / norm * thickness_mm
+            nx, ny = _outward_normal(((x1, y1), (x2, y2)))
+            ox, oy = nx * thickness_mm, ny * thickness_mm
             wall = pymunk.Segment(static, (x1 + ox, y1 + oy), (x2 + ox, y2 + oy), thickness_mm)
             wall.elasticity = self.spec.wall_elasticity
             wall.friction = 0.05
@@ -192,6 +193,7 @@ class Table:
     def place(self, piece_id: int, x_mm: float, y_mm: float) -> None:
         """Put a piece on the board at rest at (x_mm, y_mm)."""
         piece = self._pieces[piece_id]
+        self._flights.pop(piece_id, None)
         if piece.body is None:
             body = pymunk.Body(piece.material.mass_g, math.inf)
             shape = pymunk.Circle(body, piece.radius_mm)
@@ -221,6 +223,7 @@ class Table:
     ) -> None:
         """Take a piece off the playing surface (into a pocket, the hole, the ditch or off)."""
         piece = self._pieces[piece_id]
+        self._flights.pop(piece_id, None)
         if piece.body is not None:
             self._by_shape.pop(piece.shape, None)
             self._by_body.pop(piece.body.id, None)
@@ -260,13 +263,16 @@ class Table:
     def _state(self, piece: _Piece) -> PieceState:
         if piece.state is None:
             vx = vy = 0.0
-            status = piece.status
+            x_mm, y_mm, status = piece.x_mm, piece.y_mm, piece.status
             if piece.body is not None:
                 vx, vy = piece.body.velocity
                 if math.hypot(vx, vy) > REST_SPEED_MM_S:
                     status = "moving"
+            elif piece.piece_id in self._flights:
+                t0_s, x0, y0, vx, vy = self._flights[piece.piece_id]
+                x_mm, y_mm, status = x0 + vx * (self._t_s - t0_s), y0 + vy * (self._t_s - t0_s), "flying"
             piece.state = PieceState(
-                piece.piece_id, piece.kind, round(piece.x_mm, 3), round(piece.y_mm, 3), piece.radius_mm,
+                piece.piece_id, piece.kind, round(x_mm, 3), round(y_mm, 3), piece.radius_mm,
                 status, round(vx, 2), round(vy, 2), piece.pocket, round(piece.lean_mm, 3),
             )
         return piece.state
@@ -302,10 +308,12 @@ class Table:
             for a, b in self._contacts:
                 result.contacts.append(Contact(t_s, a, b))
             moving = self._apply_friction_and_captures(t_s, result)
+            self._fly(t_s)
             if on_step is not None:
                 on_step(t_s)
-            if not moving or t_s >= MAX_STROKE_S:
+            if (not moving and not self._flights) or t_s >= MAX_STROKE_S:
                 break
+        self._fly(math.inf)
         self._stop_all()
         self.settle_leaners()
         result.duration_s = step * STEP_S
@@ -353,6 +361,8 @@ class Table:
             if capture is not None:
                 status, pocket, (px, py) = capture
                 self.set_aside(piece.piece_id, status, x_mm=px, y_mm=py, pocket=pocket)
+                if status == "off":
+                    self._flights[piece.piece_id] = (t_s, x, y, *self._over_the_cushion(x, y, *map(float, velocity[index])))
                 result.captures.append(Capture(t_s, piece.piece_id, status, pocket))
             elif slowed[index] > 0.0:
                 still_moving = True
@@ -376,6 +386,23 @@ class Table:
         if hit_wall and speed > spec.jump_speed_mm_s and self._rng.random() < spec.jump_probability:
             return "off", None, (x, y)
         return None
+
+    def _fly(self, t_s: float) -> None:
+        """Move the pieces in flight on to `t_s`; those flown for `FLIGHT_S` are out of view, off the table."""
+        self._t_s = t_s
+        for piece_id, flight in list(self._flights.items()):
+            if t_s - flight[0] >= FLIGHT_S:
+                del self._flights[piece_id]
+            self._pieces[piece_id].state = None
+
+    def _over_the_cushion(self, x: float, y: float, vx: float, vy: float) -> tuple[float, float]:
+        """The velocity of a piece jumping off at (x, y): along the cushion as it came, and outward over it
+        (the cushion already turned it back) at no less than half its speed."""
+        nx, ny = _outward_normal(min(self.spec.walls, key=lambda wall: _distance_to_segment(x, y, *wall)))
+        outward, speed = vx * nx + vy * ny, math.hypot(vx, vy)
+        along_x, along_y = vx - outward * nx, vy - outward * ny
+        out = max(abs(outward), 0.5 * speed)
+        return along_x + out * nx, along_y + out * ny
 
     def _stop_all(self) -> None:
         for piece in self._pieces.values():
@@ -407,6 +434,23 @@ class Table:
             piece_id = self._by_shape.get(shape)
             if piece_id is not None:
                 self._wall_hits.append(piece_id)
+
+
+def _outward_normal(wall: tuple[tuple[float, float], tuple[float, float]]) -> tuple[float, float]:
+    """The unit normal of a cushion segment pointing away from the board's centre."""
+    (x1, y1), (x2, y2) = wall
+    nx, ny = -(y2 - y1), x2 - x1
+    norm = math.hypot(nx, ny)
+    if nx * (x1 + x2) + ny * (y1 + y2) < 0:
+        nx, ny = -nx, -ny
+    return nx / norm, ny / norm
+
+
+def _distance_to_segment(x: float, y: float, a: tuple[float, float], b: tuple[float, float]) -> float:
+    (x1, y1), (x2, y2) = a, b
+    dx, dy = x2 - x1, y2 - y1
+    along = min(1.0, max(0.0, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(x - x1 - along * dx, y - y1 - along * dy)
 
 
 def lean_into_hole_mm(distance_mm: float, hole_radius_mm: float, hole_depth_mm: float) -> float:

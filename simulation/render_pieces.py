@@ -19,6 +19,7 @@ _SUPERSAMPLE = 3
 _VARIANTS = 3
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 in canvas px
 _THICKNESS_MM = {"carrom": 8.0, "couronne": 8.0}  # crokinole's is in its board model
+FLYING_SCALE = 1.1  # a piece jumped off a cushion looks this much larger, risen towards the camera
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ class PieceLayer:
 
     def draw(self, image: np.ndarray, pieces: tuple[PieceState, ...]) -> list[Rect]:
         """Draw `pieces` into `image` (the working canvas, modified in place); return the touched rectangles."""
-        order = {"hole": 0, "ditch": 1, "board": 2, "moving": 3}
+        order = {"hole": 0, "ditch": 1, "board": 2, "moving": 3, "flying": 4}
         rects = []
         for piece in sorted((p for p in pieces if p.status in order), key=lambda p: order[p.status]):
             rect = self._draw_one(image, piece)
@@ -164,6 +165,10 @@ class PieceLayer:
             dim, shadow_strength = 0.4, 0.0
         elif piece.status == "ditch":
             dim = 0.85
+        elif piece.status == "flying":
+            # Jumped off a cushion: higher up, nearer the camera, its shadow fainter on the frame below.
+            linear = np.eye(2) * FLYING_SCALE
+            shadow_strength = 0.25
         if piece.lean_mm > 0:
             # Tilted into the hole: foreshortened along the line to the centre, darker on the low side.
             cu0, cv0 = self.canvas.to_px(0.0, 0.0)

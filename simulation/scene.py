@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-PieceStatus = Literal["board", "moving", "pocket", "hole", "ditch", "off"]
+PieceStatus = Literal["board", "moving", "pocket", "hole", "ditch", "off", "flying"]
 Seat = Literal["south", "east", "north", "west"]
 
 

@@ -17,8 +17,9 @@ from simulation.scene import PieceState, SceneFrame, Shot, Timeline
 
 #: The event types vision observes (design.md); other timeline events (board and round ends) are markers.
 OBSERVED_EVENT_TYPES = ("pocketed", "sunk_20", "off_board", "placed", "shot")
-#: Where a piece can be; every piece of a timeline is in exactly one of these at every frame.
-STATUSES = ("board", "moving", "pocket", "hole", "ditch", "off")
+#: Where a piece can be; every piece of a timeline is in exactly one of these at every frame
+#: ("flying": jumped off a cushion, over the frame on its way off the table).
+STATUSES = ("board", "moving", "pocket", "hole", "ditch", "off", "flying")
 KINDS = {
     "carrom": ("white", "black", "queen", "striker"),
     "crokinole": ("light", "dark"),

@@ -25,6 +25,7 @@ from vision.events import DROP_IN_ENERGY, HIDDEN_IN_HOLE, EventInferer, Motion, 
 from vision.localise import locate_board
 from vision.pieces import BoardReading
 from vision.pieces_read import read_pieces
+from vision.jumps import FrameWatch
 from vision.pockets import (DitchWatch, HoleWatch, PocketActivity, PocketWatch, approach_mask, board_masks,
                             pocket_centres_mm, pocket_radius_mm)
 from vision.settle import AlikeTimes, GateReading, SettleGate, SettleSettings
@@ -292,6 +293,7 @@ class BoardAnalyzer:
         self._gate: SettleGate | None = None
         self._pockets: PocketWatch | None = None
         self._ditch: DitchWatch | None = None  # crokinole
+        self._frame_watch: FrameWatch | None = None  # carrom, couronne: pieces jumping off over the frame
         self._inferer: EventInferer | None = None
         self._segment = _Segment()
         self._frames_since_track = 0
@@ -421,6 +423,11 @@ class BoardAnalyzer:
         else:
             self._pockets = self._pockets.moved(self._homography, board=self._board, image_shape=image_shape)
         self._ditch = None
+        if not isinstance(self._board, CrokinoleBoard):
+            self._frame_watch = (FrameWatch(self._homography, board=self._board, image_shape=image_shape)
+                                 if self._frame_watch is None or previous is None
+                                 else self._frame_watch.moved(self._homography, board=self._board,
+                                                              image_shape=image_shape))
         h, w = image_shape
         moved = self._homography @ np.linalg.inv(previous) if previous is not None else None
         if isinstance(self._board, CrokinoleBoard):
@@ -457,6 +464,8 @@ class BoardAnalyzer:
             self._hole.update(frame.image, frame.t_s)
         if self._ditch is not None:
             self._ditch.update(self._gate.free_change, frame.t_s, frame.image)
+        if self._frame_watch is not None:
+            self._frame_watch.update(frame.image, frame.t_s)
         segment = self._segment
         if gate.is_moving or gate.is_occluded:
             segment.begin(frame.t_s)
@@ -511,10 +520,11 @@ class BoardAnalyzer:
                     segment.faint_strike_s() if self.game == "crokinole"
                     else segment.last_hold_end_s(_last_drop_in_s(activity))),
                 hole_brighter=self._hole.brighter() if self._hole is not None else (), changed_at=changed_at,
-                arm_ran_in_s=segment.arm_ran_in_s(strike_s) if strike_s is not None else None)
+                arm_ran_in_s=segment.arm_ran_in_s(strike_s) if strike_s is not None else None,
+                frame_flights=self._frame_watch.flights() if self._frame_watch is not None else ())
         self._segment = _Segment()
         self._pockets.reset()
-        for watch in (self._ditch, self._hole):
+        for watch in (self._ditch, self._hole, self._frame_watch):
             if watch is not None:
                 watch.reset()
         homography, board = self._homography.copy(), self._board

@@ -66,6 +66,12 @@ NEAR_POCKET_PIECES = 2.0  # a piece gone from within this many of its diameters 
 # Carrom, couronne: of pieces of one kind after a strike, the one not found again is more likely the one
 # nearer a pocket: each mm it lay from one weighs this much against each mm the others moved.
 GONE_NEAR_POCKET_WEIGHT = 0.5
+# Carrom, couronne: a piece that jumps a cushion beside a pocket stirs the pocket's region as it passes and flies
+# over the frame: something crossing the frame within this reach of the pocket's centre, from a little before
+# the pocket's busiest moment to this long after it, says the piece jumped off instead of dropping in.
+JUMP_BESIDE_POCKET_MM = 150.0
+JUMP_BEFORE_S = 0.3
+JUMP_AFTER_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,8 @@ class Observation:
     confidence: float = 1.0
     needs_review: bool = False
     seen_t_s: float | None = None  # when the settled view it was drawn from was taken
-    reason: str | None = None  # off_board: "twenty_removed" when a 20 was taken out of the hole into the ditch
+    # off_board: "twenty_removed" when a 20 was taken out of the hole into the ditch, "jumped" off over the frame
+    reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {"t": round(self.t_s, 3), "type": self.type}
@@ -126,6 +133,8 @@ class Motion:
     hole_brighter: tuple[bool, ...] = ()
     changed_at: SpotTimes | None = None  # the image's word on when a piece's spot changed for good
     arm_ran_in_s: float | None = None  # the arm's motion that ran straight into the strike began then
+    # Carrom, couronne: (t_s, x_mm, y_mm) of each spell of something crossing the frame (a piece jumping off, an arm).
+    frame_flights: tuple[tuple[float, float, float], ...] = ()
 
     @property
     def rolling_from_s(self) -> float | None:
@@ -166,7 +175,8 @@ class Motion:
                                                 and later.strike_s is not None else ()) + later.later_strikes,
             unseen_strike_s=self.unseen_strike_s if self.unseen_strike_s is not None else later.unseen_strike_s,
             hole_brighter=self.hole_brighter + later.hole_brighter, changed_at=later.changed_at,
-            arm_ran_in_s=self.arm_ran_in_s if self.strike_s is not None else later.arm_ran_in_s)
+            arm_ran_in_s=self.arm_ran_in_s if self.strike_s is not None else later.arm_ran_in_s,
+            frame_flights=self.frame_flights + later.frame_flights)
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
@@ -484,7 +494,8 @@ class EventInferer:
                 self._lost.append(track)
                 self._tracks.remove(track)
             elif explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
-                observations.append(self._gone(track, reachable if explained else [], shared.get(track.track_id)))
+                observations.append(self._gone(track, reachable if explained else [], motion,
+                                               shared.get(track.track_id)))
                 self._tracks.remove(track)
         if not (strikers_gone or vanished):
             observations += self._placed_and_pocketed(placed_then_gone, busy, observations, motion)
@@ -781,7 +792,8 @@ class EventInferer:
             landings += [(when, angle)] * count
         return landings
 
-    def _gone(self, track: _Track, busy: list[PocketActivity], spell: PocketActivity | None = None) -> Observation:
+    def _gone(self, track: _Track, busy: list[PocketActivity], motion: Motion,
+              spell: PocketActivity | None = None) -> Observation:
         """Where the piece went: the busiest of the `busy` pockets, or its own `spell` of one (`_share_spells`)."""
         when = track.missing_since_s
         if self.game == "crokinole" or not busy:
@@ -793,8 +805,20 @@ class EventInferer:
         # The busiest pocket, unless the piece lay right at another busy one.
         scores = np.array([a.energy for a in busy]) / (1.0 + distance / 100.0)
         best = spell if spell is not None else busy[int(np.argmax(scores))]
-        return Observation(best.peak_t_s, "pocketed", track.kind, best.pocket,
-                           confidence=0.95 if len(busy) == 1 else 0.75)
+        return self._into_pocket(best, track.kind, motion, confidence=0.95 if len(busy) == 1 else 0.75)
+
+    def _into_pocket(self, pocket: PocketActivity, kind: str, motion: Motion, *, confidence: float,
+                     needs_review: bool = False) -> Observation:
+        """A piece gone where `pocket` stirred: dropped in, or jumped off beside it when something crossed the
+        frame there as it went (held for review)."""
+        flights = [t_s for t_s, x_mm, y_mm in motion.frame_flights
+                   if pocket.peak_t_s - JUMP_BEFORE_S <= t_s <= pocket.peak_t_s + JUMP_AFTER_S
+                   and (motion.strike_s is None or t_s > motion.strike_s)
+                   and np.hypot(*(self._pockets_mm[pocket.pocket] - (x_mm, y_mm))) <= JUMP_BESIDE_POCKET_MM]
+        if flights:
+            return Observation(flights[0], "off_board", kind, confidence=0.6, needs_review=True, reason="jumped")
+        return Observation(pocket.peak_t_s, "pocketed", kind, pocket.pocket, confidence=confidence,
+                           needs_review=needs_review)
 
     def _share_spells(self, tracks: list[_Track], busy: list[PocketActivity],
                       motion: Motion) -> dict[int, PocketActivity]:
@@ -873,7 +897,7 @@ class EventInferer:
             free = [a for a in self._reachable(track, busy, motion.rolling_from_s)
                     if a.pocket not in taken and a.energy >= DROP_IN_ENERGY]
             if free:
-                observations += self._confirm_new(track) + [self._gone(track, free)]
+                observations += self._confirm_new(track) + [self._gone(track, free, motion)]
         return observations
 
     def _striker_gone(self, gone: list[_Track], vanished: bool, is_stroke: bool, busy: list[PocketActivity],
@@ -885,22 +909,29 @@ class EventInferer:
         picked it up for the next stroke. With none, a piece never leaves the board by itself: the
         striker went with a coin into a pocket stirred since the strike, or, no pocket stirred, a
         couronne shooter jumped off (when is not seen: the strike's time). Both are held for review.
+        A couronne shooter seen flying off over the frame after the strike (no other piece's flight)
+        jumped off, whatever pocket stirred.
         """
         for track in gone:
             self._tracks.remove(track)
         if not is_stroke or not (gone or vanished):
             return []
+        piece = STROKE_PIECES[self.game]
+        claimed = {o.t_s for o in so_far if o.reason == "jumped"}
+        flown = sorted(t_s for t_s, _, _ in motion.frame_flights
+                       if motion.strike_s is not None and t_s > motion.strike_s and t_s not in claimed)
+        if self.game == "couronne" and flown:
+            return [Observation(flown[0], "off_board", piece, confidence=0.6, needs_review=True, reason="jumped")]
         taken = {o.pocket for o in so_far if o.type == "pocketed"}
         stirred = self._spells_after(busy, motion.strike_s)
         free = [a for a in stirred if a.pocket not in taken and a.energy >= DROP_IN_ENERGY]
         if free:
-            return [self._gone(gone[0], free) if gone else self._stroke_piece_gone(free)]
+            return [self._gone(gone[0], free, motion) if gone else self._stroke_piece_gone(free, motion)]
         if motion.hand_after_strike is not False:
             return []
-        piece = STROKE_PIECES[self.game]
         if stirred:
             best = max(stirred, key=lambda a: a.energy)
-            return [Observation(best.peak_t_s, "pocketed", piece, best.pocket, confidence=0.6, needs_review=True)]
+            return [self._into_pocket(best, piece, motion, confidence=0.6, needs_review=True)]
         if self.game != "couronne" or motion.strike_s is None:
             return []  # only couronne rings jump
         struck_s = motion.later_strikes[-1] if motion.later_strikes else motion.strike_s
@@ -922,10 +953,10 @@ class EventInferer:
                                         spells=spells))
         return narrowed
 
-    def _stroke_piece_gone(self, busy: list[PocketActivity]) -> Observation:
+    def _stroke_piece_gone(self, busy: list[PocketActivity], motion: Motion) -> Observation:
         """The struck striker (shooter), never read since: into the busiest of the `busy` pockets."""
         best = max(busy, key=lambda a: a.energy)
-        return Observation(best.peak_t_s, "pocketed", STROKE_PIECES[self.game], best.pocket, confidence=0.8)
+        return self._into_pocket(best, STROKE_PIECES[self.game], motion, confidence=0.8)
 
     def _hole_entries(self, reading: BoardReading, motion: Motion, shot_t_s: float) -> list[tuple[float, bool | None]]:
         """When discs came to lie in the 20-hole since the last reading, and whether each made it look brighter.

@@ -1,10 +1,11 @@
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from calibration.geometry import load_board
-from simulation.physics import MAX_STROKE_S, lean_into_hole_mm
+from simulation.physics import FLIGHT_S, MAX_STROKE_S, lean_into_hole_mm
 from simulation.physics_boards import COIN, CROKINOLE_DISC, RING, STRIKER, carrom_table, couronne_table, crokinole_table
 from simulation.play_carrom import new_table as new_carrom_table
 from simulation.play_carrom import break_formation
@@ -35,6 +36,24 @@ def test_couronne_ring_aimed_straight_in_is_pocketed():
     px, py = board.pocket_centres_mm()[1]
     table.strike(ring, *_toward(100, -50, px, py, 2200.0))
     assert (table.piece(ring).status, table.piece(ring).pocket) == ("pocket", 1)
+
+
+def test_couronne_ring_that_jumps_a_cushion_flies_on_over_the_frame_then_is_off_the_table():
+    board = load_board("couronne")
+    table = couronne_table(board, rng=np.random.default_rng(0))
+    table.spec = replace(table.spec, jump_probability=1.0)
+    ring = table.add_piece("blue", radius_mm=17.0, material=RING, x_mm=100, y_mm=0, status="board")
+    seen = []
+    result = table.strike(ring, 1500.0, 400.0, on_step=lambda t_s: seen.append((t_s, table.piece(ring))))
+    assert [c.status for c in result.captures] == ["off"]
+    flight = [(t_s, state) for t_s, state in seen if state.status == "flying"]
+    assert flight, "the jump was not seen in flight"
+    assert flight[0][0] == pytest.approx(result.captures[0].t_s, abs=0.01)
+    assert flight[-1][0] - flight[0][0] == pytest.approx(FLIGHT_S, abs=0.01)
+    xs = [state.x_mm for _, state in flight]
+    # From the east cushion outward, across the frame and beyond it (a ring rides over the cushion it hit).
+    assert xs == sorted(xs) and xs[0] < board.half_side_mm < board.half_side_mm + board.frame_width_mm < xs[-1]
+    assert table.piece(ring).status == "off"
 
 
 def test_coin_that_misses_the_pockets_bounces_off_the_cushions_and_stays_on_the_board():

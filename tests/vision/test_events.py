@@ -686,6 +686,34 @@ def test_couronne_a_shooter_read_again_after_two_strokes_did_not_jump_off():
     assert "off_board" not in [o.type for o in observations]
 
 
+def test_couronne_a_ring_gone_where_a_pocket_stirred_jumped_off_when_something_crossed_the_frame_beside_it():
+    # As couronne clip 5114 at 38.3 s: a pink struck into the cushion beside pocket 2 stirs the pocket's region
+    # as it passes, and flies off over the frame beside it. Without that crossing it dropped in; a crossing
+    # at the far side, or before the strike (the shooter's hand), says nothing about it.
+    pocketed = ("pocketed", "pink", 2)
+    for flights, expected in ((((1.45, 393.0, 315.0),), ("off_board", "pink", None)), ((), pocketed),
+                              (((1.45, -393.0, 0.0),), pocketed), (((1.1, 393.0, 315.0),), pocketed)):
+        inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
+        inf.settled(reading(("pink", 250, 250), ("blue", 40, 0), ("shooter", 0, -250), game="couronne"), 0.0, None)
+        after = reading(("blue", 40, 0), ("shooter", 100, 200), game="couronne")
+        observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (PocketActivity(2, 0.3, 1.4),), frame_flights=flights))
+        assert [k for k in kinds(observations) if k[0] != "shot"] == [expected], flights
+        assert all(o.needs_review and o.reason == "jumped" for o in observations if o.type == "off_board")
+
+
+def test_couronne_a_shooter_seen_flying_off_over_the_frame_jumped_off_though_a_pocket_stirred():
+    # As couronne clip 5117 at 59.6 s: the shooter flew off over the south frame; a ring rolling past pocket 2
+    # stirred it later. Without the crossing (or with one only before the strike) the shooter went in there.
+    for flights, expected in ((((1.7, 135.0, -398.0),), ("off_board", "shooter", None)), ((), ("pocketed", "shooter", 2)),
+                              (((1.0, 135.0, -398.0),), ("pocketed", "shooter", 2))):
+        inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
+        inf.settled(reading(("pink", 0, 0), ("blue", 40, 0), ("shooter", 0, -250), game="couronne"), 0.0, None)
+        after = reading(("pink", 30, 20), ("blue", 40, 0), game="couronne")
+        motion = Motion(0.5, 1.2, (PocketActivity(2, 0.3, 2.0),), hand_after_strike=False, frame_flights=flights)
+        observations = inf.settled(after, 3.0, motion)
+        assert [k for k in kinds(observations) if k[0] != "shot"] == [expected], flights
+
+
 def test_a_piece_gone_is_not_credited_to_a_pocket_busiest_before_it_could_have_rolled_there():
     # Couronne: a pink ring 700 mm from pocket 1, which was busiest 0.17 s after the strike (the striking
     # hand by it): the ring could not have got there by then. It went off the board, once confirmed.
