@@ -137,6 +137,8 @@ def _least(stretch_of_point: np.ndarray, share: float) -> np.ndarray:
 
 def _changed(a: np.ndarray, b: np.ndarray, change: int) -> np.ndarray:
     """Points (n, 3) whose colour moved by more than `change` in some channel."""
+    if not len(a):
+        return np.zeros(0, bool)  # the frame out of the picture (a board cut by its edge)
     difference = cv2.absdiff(a, b)
     return np.maximum(np.maximum(difference[:, 0], difference[:, 1]), difference[:, 2]) > change
 
