@@ -524,9 +524,11 @@ class BoardAnalyzer:
                 frame_flights=self._frame_watch.flights() if self._frame_watch is not None else ())
         self._segment = _Segment()
         self._pockets.reset()
-        for watch in (self._ditch, self._hole, self._frame_watch):
+        for watch in (self._ditch, self._hole):
             if watch is not None:
                 watch.reset()
+        if self._frame_watch is not None:
+            self._frame_watch.reset(frame.image)
         homography, board = self._homography.copy(), self._board
         ahead, self._ahead = self._ahead, None
         if ahead is not None and ahead.still_since_s == gate.still_since_s:

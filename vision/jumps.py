@@ -101,10 +101,12 @@ class FrameWatch:
         on the table beyond it: where something crossed the frame (a piece jumping off)."""
         return tuple((t_s, *map(float, self._centres_mm[stretch])) for t_s, stretch in self._spells)
 
-    def reset(self) -> None:
-        """Forget the spells so far (call at each settled view: the table beyond is compared with the next frame)."""
+    def reset(self, settled: np.ndarray | None = None) -> None:
+        """Forget the spells so far (call at each settled view, given: the table beyond is compared with it;
+        without it, with the next frame)."""
         self._spells.clear()
-        self._table_settled = None
+        self._table_settled = None if settled is None else np.take(settled.reshape(-1, settled.shape[2]),
+                                                                    self._table, axis=0)
 
 
 # Each side (counter-clockwise from the first player's, south: y < 0) as its direction along, from the
