@@ -313,7 +313,7 @@ class Table:
                 on_step(t_s)
             if (not moving and not self._flights) or t_s >= MAX_STROKE_S:
                 break
-        self._fly(math.inf)
+        self._fly(math.inf)  # every flight ends with the stroke
         self._stop_all()
         self.settle_leaners()
         result.duration_s = step * STEP_S

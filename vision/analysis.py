@@ -22,10 +22,10 @@ from vision.board_location import BoardLocation
 from vision.board_tracker import BoardTracker
 from vision.homography import project
 from vision.events import DROP_IN_ENERGY, HIDDEN_IN_HOLE, EventInferer, Motion, Observation
+from vision.jumps import FrameWatch
 from vision.localise import locate_board
 from vision.pieces import BoardReading
 from vision.pieces_read import read_pieces
-from vision.jumps import FrameWatch
 from vision.pockets import (DitchWatch, HoleWatch, PocketActivity, PocketWatch, approach_mask, board_masks,
                             pocket_centres_mm, pocket_radius_mm)
 from vision.settle import AlikeTimes, GateReading, SettleGate, SettleSettings

@@ -133,7 +133,7 @@ class Motion:
     hole_brighter: tuple[bool, ...] = ()
     changed_at: SpotTimes | None = None  # the image's word on when a piece's spot changed for good
     arm_ran_in_s: float | None = None  # the arm's motion that ran straight into the strike began then
-    # Carrom, couronne: (t_s, x_mm, y_mm) of each spell of something crossing the frame (a piece jumping off, an arm).
+    # Carrom, couronne: (t_s, x_mm, y_mm) of each spell of something crossing the frame with no arm beyond it.
     frame_flights: tuple[tuple[float, float, float], ...] = ()
 
     @property
@@ -917,11 +917,9 @@ class EventInferer:
         if not is_stroke or not (gone or vanished):
             return []
         piece = STROKE_PIECES[self.game]
-        claimed = {o.t_s for o in so_far if o.reason == "jumped"}
-        flown = sorted(t_s for t_s, _, _ in motion.frame_flights
-                       if motion.strike_s is not None and t_s > motion.strike_s and t_s not in claimed)
-        if self.game == "couronne" and flown:
-            return [Observation(flown[0], "off_board", piece, confidence=0.6, needs_review=True, reason="jumped")]
+        flown_s = self._unclaimed_flight_s(motion, so_far) if self.game == "couronne" else None
+        if flown_s is not None:
+            return [Observation(flown_s, "off_board", piece, confidence=0.6, needs_review=True, reason="jumped")]
         taken = {o.pocket for o in so_far if o.type == "pocketed"}
         stirred = self._spells_after(busy, motion.strike_s)
         free = [a for a in stirred if a.pocket not in taken and a.energy >= DROP_IN_ENERGY]
@@ -936,6 +934,15 @@ class EventInferer:
             return []  # only couronne rings jump
         struck_s = motion.later_strikes[-1] if motion.later_strikes else motion.strike_s
         return [Observation(struck_s, "off_board", piece, confidence=0.5, needs_review=True)]
+
+    @staticmethod
+    def _unclaimed_flight_s(motion: Motion, so_far: list[Observation]) -> float | None:
+        """When something first crossed the frame after the strike that no piece gone so far jumped in."""
+        if motion.strike_s is None:
+            return None
+        claimed = {o.t_s for o in so_far if o.reason == "jumped"}
+        return min((t_s for t_s, _, _ in motion.frame_flights if t_s > motion.strike_s and t_s not in claimed),
+                   default=None)
 
     @staticmethod
     def _spells_after(busy: list[PocketActivity], t_s: float | None) -> list[PocketActivity]:

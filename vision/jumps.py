@@ -22,6 +22,7 @@ from vision.homography import project
 from vision.pockets import PIXEL_CHANGE
 
 FRAME_STRETCHES = 8  # each side of the frame is watched in this many stretches
+STRETCHES = 4 * FRAME_STRETCHES
 # Watched from this far beyond the cushion line: a piece rolling along the cushion or into a corner pocket,
 # drawn outward by parallax and smeared by its speed, stays clear of it.
 FRAME_CLEAR_MM = 20.0
@@ -52,7 +53,6 @@ class FrameWatch:
 
     def __init__(self, homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]):
         half, outer = board.half_side_mm, board.half_side_mm + board.frame_width_mm
-        stretches = 4 * FRAME_STRETCHES
         self._frame, self._frame_stretch = _band(homography, half, half + FRAME_CLEAR_MM, outer, image_shape)
         self._table, self._table_stretch = _band(homography, half, outer, outer + TABLE_DEPTH_MM, image_shape)
         self._min_points = _least(self._frame_stretch, FLIGHT_SHARE)
@@ -63,7 +63,7 @@ class FrameWatch:
                                      for along_dir, out_dir in _SIDES for k in range(FRAME_STRETCHES)])
         self._previous: np.ndarray | None = None
         self._table_settled: np.ndarray | None = None  # the table beyond the frame in the settled view
-        self._active = np.zeros(stretches, bool)
+        self._active = np.zeros(STRETCHES, bool)
         self._spells: deque[tuple[float, int]] = deque(maxlen=MAX_FLIGHTS)
 
     def moved(self, homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> FrameWatch:
@@ -82,7 +82,7 @@ class FrameWatch:
         if previous is None:
             return
         changed = _changed(sample, previous, FLIGHT_CHANGE)
-        active = _counts(changed, self._frame_stretch, len(self._active)) >= self._min_points
+        active = _counts(changed, self._frame_stretch) >= self._min_points
         if active.mean() >= GLOBAL_SHARE:
             active[:] = False
         starting = np.flatnonzero(active & ~self._active)
@@ -90,8 +90,7 @@ class FrameWatch:
         if not len(starting):
             return
         table = np.take(pixels, self._table, axis=0)
-        arms = _counts(_changed(table, self._table_settled, PIXEL_CHANGE), self._table_stretch,
-                       len(active)) >= self._min_arm_points
+        arms = _counts(_changed(table, self._table_settled, PIXEL_CHANGE), self._table_stretch) >= self._min_arm_points
         # Fingers reach a little sideways of where the arm lies across the table: its stretch and those beside it.
         arms = arms | np.roll(arms, 1) | np.roll(arms, -1)
         self._spells.extend((t_s, int(stretch)) for stretch in starting if not arms[stretch])
@@ -133,7 +132,7 @@ def _band(homography: np.ndarray, half_mm: float, from_mm: float, to_mm: float,
 
 def _least(stretch_of_point: np.ndarray, share: float) -> np.ndarray:
     """Per stretch, the points that must change for `share` of it (never met by a stretch out of view)."""
-    sizes = np.bincount(stretch_of_point, minlength=4 * FRAME_STRETCHES)
+    sizes = _counts(np.ones(len(stretch_of_point), bool), stretch_of_point)
     return np.where(sizes > 0, np.maximum(2, share * sizes), np.inf)
 
 
@@ -145,5 +144,6 @@ def _changed(a: np.ndarray, b: np.ndarray, change: int) -> np.ndarray:
     return np.maximum(np.maximum(difference[:, 0], difference[:, 1]), difference[:, 2]) > change
 
 
-def _counts(changed: np.ndarray, stretch_of_point: np.ndarray, stretches: int) -> np.ndarray:
-    return np.bincount(stretch_of_point[changed], minlength=stretches)
+def _counts(changed: np.ndarray, stretch_of_point: np.ndarray) -> np.ndarray:
+    """Per stretch, how many of its points are `changed`."""
+    return np.bincount(stretch_of_point[changed], minlength=STRETCHES)
