@@ -494,7 +494,7 @@ class EventInferer:
                 self._lost.append(track)
                 self._tracks.remove(track)
             elif explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
-                observations.append(self._gone(track, reachable if explained else [], motion,
+                observations.append(self._gone(track, reachable if explained else [], motion, observations,
                                                shared.get(track.track_id)))
                 self._tracks.remove(track)
         if not (strikers_gone or vanished):
@@ -792,7 +792,7 @@ class EventInferer:
             landings += [(when, angle)] * count
         return landings
 
-    def _gone(self, track: _Track, busy: list[PocketActivity], motion: Motion,
+    def _gone(self, track: _Track, busy: list[PocketActivity], motion: Motion, so_far: list[Observation],
               spell: PocketActivity | None = None) -> Observation:
         """Where the piece went: the busiest of the `busy` pockets, or its own `spell` of one (`_share_spells`)."""
         when = track.missing_since_s
@@ -805,14 +805,16 @@ class EventInferer:
         # The busiest pocket, unless the piece lay right at another busy one.
         scores = np.array([a.energy for a in busy]) / (1.0 + distance / 100.0)
         best = spell if spell is not None else busy[int(np.argmax(scores))]
-        return self._into_pocket(best, track.kind, motion, confidence=0.95 if len(busy) == 1 else 0.75)
+        return self._into_pocket(best, track.kind, motion, so_far, confidence=0.95 if len(busy) == 1 else 0.75)
 
-    def _into_pocket(self, pocket: PocketActivity, kind: str, motion: Motion, *, confidence: float,
-                     needs_review: bool = False) -> Observation:
+    def _into_pocket(self, pocket: PocketActivity, kind: str, motion: Motion, so_far: list[Observation], *,
+                     confidence: float, needs_review: bool = False) -> Observation:
         """A piece gone where `pocket` stirred: dropped in, or jumped off beside it when something crossed the
-        frame there as it went (held for review)."""
+        frame there as it went (held for review). One crossing is one piece: a crossing a piece gone
+        `so_far` jumped in explains no other."""
+        claimed = _jumped_at(so_far)
         flights = [t_s for t_s, x_mm, y_mm in motion.frame_flights
-                   if pocket.peak_t_s - JUMP_BEFORE_S <= t_s <= pocket.peak_t_s + JUMP_AFTER_S
+                   if t_s not in claimed and pocket.peak_t_s - JUMP_BEFORE_S <= t_s <= pocket.peak_t_s + JUMP_AFTER_S
                    and (motion.strike_s is None or t_s > motion.strike_s)
                    and np.hypot(*(self._pockets_mm[pocket.pocket] - (x_mm, y_mm))) <= JUMP_BESIDE_POCKET_MM]
         if flights:
@@ -897,7 +899,7 @@ class EventInferer:
             free = [a for a in self._reachable(track, busy, motion.rolling_from_s)
                     if a.pocket not in taken and a.energy >= DROP_IN_ENERGY]
             if free:
-                observations += self._confirm_new(track) + [self._gone(track, free, motion)]
+                observations += self._confirm_new(track) + [self._gone(track, free, motion, so_far + observations)]
         return observations
 
     def _striker_gone(self, gone: list[_Track], vanished: bool, is_stroke: bool, busy: list[PocketActivity],
@@ -924,12 +926,13 @@ class EventInferer:
         stirred = self._spells_after(busy, motion.strike_s)
         free = [a for a in stirred if a.pocket not in taken and a.energy >= DROP_IN_ENERGY]
         if free:
-            return [self._gone(gone[0], free, motion) if gone else self._stroke_piece_gone(free, motion)]
+            return [self._gone(gone[0], free, motion, so_far) if gone
+                    else self._stroke_piece_gone(free, motion, so_far)]
         if motion.hand_after_strike is not False:
             return []
         if stirred:
             best = max(stirred, key=lambda a: a.energy)
-            return [self._into_pocket(best, piece, motion, confidence=0.6, needs_review=True)]
+            return [self._into_pocket(best, piece, motion, so_far, confidence=0.6, needs_review=True)]
         if self.game != "couronne" or motion.strike_s is None:
             return []  # only couronne rings jump
         struck_s = motion.later_strikes[-1] if motion.later_strikes else motion.strike_s
@@ -940,7 +943,7 @@ class EventInferer:
         """When something first crossed the frame after the strike that no piece gone so far jumped in."""
         if motion.strike_s is None:
             return None
-        claimed = {o.t_s for o in so_far if o.reason == "jumped"}
+        claimed = _jumped_at(so_far)
         return min((t_s for t_s, _, _ in motion.frame_flights if t_s > motion.strike_s and t_s not in claimed),
                    default=None)
 
@@ -960,10 +963,11 @@ class EventInferer:
                                         spells=spells))
         return narrowed
 
-    def _stroke_piece_gone(self, busy: list[PocketActivity], motion: Motion) -> Observation:
+    def _stroke_piece_gone(self, busy: list[PocketActivity], motion: Motion,
+                           so_far: list[Observation]) -> Observation:
         """The struck striker (shooter), never read since: into the busiest of the `busy` pockets."""
         best = max(busy, key=lambda a: a.energy)
-        return self._into_pocket(best, STROKE_PIECES[self.game], motion, confidence=0.8)
+        return self._into_pocket(best, STROKE_PIECES[self.game], motion, so_far, confidence=0.8)
 
     def _hole_entries(self, reading: BoardReading, motion: Motion, shot_t_s: float) -> list[tuple[float, bool | None]]:
         """When discs came to lie in the 20-hole since the last reading, and whether each made it look brighter.
@@ -1173,3 +1177,8 @@ def _after(spells: tuple[tuple[float, float], ...], start_s: float | None) -> li
 def _angle_apart(a: float, b: float) -> float:
     """The angle between two bearings in radians (0 to pi)."""
     return abs((a - b + np.pi) % (2 * np.pi) - np.pi)
+
+
+def _jumped_at(observations: list[Observation]) -> set[float]:
+    """The times of the frame crossings the `observations` already say a piece jumped in."""
+    return {o.t_s for o in observations if o.reason == "jumped"}

@@ -701,6 +701,21 @@ def test_couronne_a_ring_gone_where_a_pocket_stirred_jumped_off_when_something_c
         assert all(o.needs_review and o.reason == "jumped" for o in observations if o.type == "off_board")
 
 
+def test_couronne_one_crossing_of_the_frame_is_one_piece_jumped_off():
+    # Two pinks gone where pocket 2 stirred, one crossing of the frame beside it: one jumped, the other
+    # dropped in. A second crossing there: both jumped.
+    for flights, expected in ((((1.45, 393.0, 315.0),), ["off_board", "pocketed"]),
+                              (((1.45, 393.0, 315.0), (1.6, 380.0, 330.0)), ["off_board", "off_board"])):
+        inf = EventInferer("couronne", pocket_centres_mm=CARROM_POCKETS)
+        inf.settled(reading(("pink", 250, 250), ("pink", 300, 280), ("blue", 40, 0), ("shooter", 0, -250),
+                            game="couronne"), 0.0, None)
+        after = reading(("blue", 40, 0), ("shooter", 100, 200), game="couronne")
+        observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (PocketActivity(2, 0.3, 1.4),), frame_flights=flights))
+        gone = [o for o in observations if o.type != "shot"]
+        assert sorted(o.type for o in gone) == expected, flights
+        assert len({o.t_s for o in gone if o.reason == "jumped"}) == expected.count("off_board"), flights
+
+
 def test_couronne_a_shooter_seen_flying_off_over_the_frame_jumped_off_though_a_pocket_stirred():
     # As couronne clip 5117 at 59.6 s: the shooter flew off over the south frame; a ring rolling past pocket 2
     # stirred it later. Without the crossing (or with one only before the strike) the shooter went in there.
