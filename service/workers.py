@@ -17,6 +17,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,44 @@ class TableConfig:
         return cls(table.id, table.game, table.source, table.match_id, table.realtime, table.profile_path)
 
 
+class WorkerProcess:
+    """A worker's child process, whose end any thread may ask about.
+
+    Under the forkserver start method a child's exit code is read once from a pipe. Two threads
+    asking at the same moment both find it ready: one reads the code, the other end of file,
+    which multiprocessing reports as exit code 255, so a worker killed by a signal would read as
+    one that exited. A lock makes each read one thread's.
+    """
+
+    def __init__(self, process: multiprocessing.process.BaseProcess):
+        self._process = process
+        self._lock = threading.Lock()
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid
+
+    def start(self) -> None:
+        self._process.start()
+
+    def is_alive(self) -> bool:
+        with self._lock:
+            return self._process.is_alive()
+
+    def exit_code(self) -> int | None:
+        with self._lock:
+            return self._process.exitcode
+
+    def join(self, timeout_s: float) -> None:
+        """Wait up to `timeout_s` for the end, without holding others' questions that long."""
+        wait([self._process.sentinel], timeout_s)
+        with self._lock:
+            self._process.join(0)
+
+    def kill(self) -> None:
+        self._process.kill()
+
+
 class TableWorker:
     """One table's worker process and the thread that supervises it."""
 
@@ -87,7 +126,7 @@ class TableWorker:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._inbox = None
-        self._process = None
+        self._process: WorkerProcess | None = None
         self._status: dict[str, Any] = {
             "state": "starting", "pid": None, "restarts": 0, "frames": 0, "fps": 0.0, "t_s": None, "lag_s": 0.0,
             "board_found": False, "last_frame_epoch_s": None, "last_event": None, "last_error": None, "gaps": [],
@@ -208,8 +247,8 @@ class TableWorker:
         context = self.pool.context
         inbox = context.Queue(maxsize=self.pool.settings.frame_queue_length)
         receiver, sender = context.Pipe(duplex=False)
-        process = context.Process(target=run_worker, args=(spec, inbox, sender), daemon=True,
-                                  name=f"boardreader-table-{self.table.id}")
+        process = WorkerProcess(context.Process(target=run_worker, args=(spec, inbox, sender), daemon=True,
+                                                name=f"boardreader-table-{self.table.id}"))
         process.start()
         sender.close()  # the child holds the only writing end: its death reads as end of file
         with self._lock:
@@ -242,7 +281,7 @@ class TableWorker:
         with self._lock:
             self._inbox = None
             ended = self._status["ended"]
-        code = process.exitcode
+        code = process.exit_code()
         if self._stopping.is_set():
             return "stopped", None
         if code == 0 and ended is not None:

@@ -8,6 +8,7 @@ finds in it when run on its own: the service's part is to carry them, not to see
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -26,6 +27,7 @@ from websockets.sync.client import connect as ws_connect
 
 from boardreader.recorder import MatchRecorder
 from service.process import ServiceProcess, free_port
+from service.workers import WorkerProcess
 from tests.service.conftest import referee_client
 from vision.analysis import BoardAnalyzer
 from vision.sources import VideoFileSource
@@ -174,6 +176,29 @@ def test_a_killed_worker_is_reported_and_comes_back(http):
     frame = cv2.imencode(".jpg", np.full((120, 160, 3), 90, np.uint8))[1].tobytes()
     assert http.post(f"/api/tables/{table_id}/frames", content=frame, headers=JPEG).json()["analysing"]
     wait_status(http, table_id, lambda s: s["frames"] == 1)
+
+
+def test_a_worker_killed_while_others_ask_about_it_reads_as_killed():
+    """The status page and the supervisor ask about the same child at once; the exit code must survive."""
+    context = multiprocessing.get_context("forkserver")
+    for _ in range(5):
+        process = WorkerProcess(context.Process(target=time.sleep, args=(60,), daemon=True))
+        process.start()
+        done = threading.Event()
+
+        def ask() -> None:
+            while not done.is_set():
+                process.is_alive()
+
+        askers = [threading.Thread(target=ask) for _ in range(2)]
+        for asker in askers:
+            asker.start()
+        os.kill(process.pid, signal.SIGKILL)
+        process.join(5.0)
+        done.set()
+        for asker in askers:
+            asker.join()
+        assert process.exit_code() == -signal.SIGKILL
 
 
 def test_bad_sources_say_why_and_never_answer_5xx(http):
