@@ -315,7 +315,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
                                      on_print=on_print_arr[weak], partial=partial_arr[weak], edges=edges,
                                      inner=inner))
     if isinstance(board, CouronneBoard):
-        found = _shooter_among_all(found)
+        found = _shooter_among_all(found, sizes)
     # Measured on carrom coins (a couronne ring's face is its band; crokinole's 20-hole is a disc's size).
     looked_at = 0
     for _ in range(TOUCHING_ROUNDS if isinstance(board, CarromBoard) else 0):
@@ -569,8 +569,8 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     """Sizes decided again, with at most one large piece (striker, shooter).
 
     The game has one striker or shooter. A couronne shooter is of its own
-    colour, neither team's (`_off_team_colour`): where the teams' colours are
-    clear, that alone decides it, for blur and shadow leave the two sizes a
+    colour, neither team's (`_shooter_by_colour`): where the teams' colours are
+    clear, colour decides it, for blur and shadow leave the two sizes a
     millimetre or two apart. Otherwise each rim's mean edge profile is measured
     against every other piece's, so a blurred or shadowed small piece cannot
     pass for the large one.
@@ -579,38 +579,50 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     small, large = sizes[0].radius_mm, sizes[1].radius_mm
     measured = rim_radius(edges, view.to_px(found.centres_mm), min_radius_px=0.85 * small * s,
                           max_radius_px=1.1 * large * s) / s
-    size = np.zeros(len(found), int)
-    off_team = _off_team_colour(found.colour_lab) if isinstance(board, CouronneBoard) else None
-    if off_team is not None:
-        apart = off_team >= max(SHOOTER_MIN_COLOUR_GAP, SHOOTER_SPREAD_FACTOR * float(np.median(off_team)))
-        if apart.any():
-            size[np.argmax(off_team)] = 1
-    else:
-        # The rim's profile can peak on print or a shadow beyond a small piece; the rim fitted at its own size cannot.
-        judged = np.minimum(measured, found.radii_mm)
-        by_size = (judged - (small + large) / 2) / (large - small)
-        if (by_size > 0).any():
-            size[np.argmax(by_size)] = 1
+    # The rim's profile can peak on print or a shadow beyond a small piece; the rim fitted at its own size cannot.
+    judged = np.minimum(measured, found.radii_mm)
+    by_size = (judged - (small + large) / 2) / (large - small)
+    by_colour = _shooter_by_colour(found.colour_lab, by_size) if isinstance(board, CouronneBoard) else None
+    size = np.zeros(len(found), int) if by_colour is None else by_colour.astype(int)
+    if by_colour is None and (by_size > 0).any():
+        size[np.argmax(by_size)] = 1
     radii = np.where(size == 1, np.maximum(measured, found.radii_mm), found.radii_mm)
     colour, surround = piece_colours(lab, view, found.centres_mm, size, sizes, board)
     return PieceDetections(found.centres_mm, radii, size, found.support, colour, surround)
 
 
-def _shooter_among_all(found: PieceDetections) -> PieceDetections:
+def _shooter_among_all(found: PieceDetections, sizes: tuple[PieceSize, ...]) -> PieceDetections:
     """The couronne shooter told by colour again, among the clear and faint pieces together.
 
     A team whose other rings all showed faint rims has one clear ring only, and a
     group of one is no team (`_off_team_colour`): that ring then stands apart from
     the clear pieces' colours like a shooter. With the faint rings it has its team.
     """
-    off_team = _off_team_colour(found.colour_lab)
-    if off_team is None or not found.is_faint.any():
+    small, large = sizes[0].radius_mm, sizes[1].radius_mm
+    by_colour = _shooter_by_colour(found.colour_lab, (found.radii_mm - (small + large) / 2) / (large - small))
+    if by_colour is None or not found.is_faint.any():
         return found
-    apart = off_team >= max(SHOOTER_MIN_COLOUR_GAP, SHOOTER_SPREAD_FACTOR * float(np.median(off_team)))
-    size = np.zeros(len(found), int)
-    if apart.any():
-        size[np.argmax(off_team)] = 1
-    return dataclasses.replace(found, size=size)
+    return dataclasses.replace(found, size=by_colour.astype(int))
+
+
+def _shooter_by_colour(colour_lab: np.ndarray, by_size: np.ndarray) -> np.ndarray | None:
+    """Which piece is the couronne shooter, told by colour: a mask of one piece or none; None where colours cannot tell.
+
+    A piece far from both teams' colours is the shooter whatever its size. A piece
+    nearer them, where the camera's light has washed the colours out, is the
+    shooter only if it is also the largest piece and larger than a ring.
+    """
+    off_team = _off_team_colour(colour_lab)
+    if off_team is None:
+        return None
+    shooter = np.zeros(len(off_team), bool)
+    apart_from = SHOOTER_SPREAD_FACTOR * float(np.median(off_team))
+    most = int(np.argmax(off_team))
+    if off_team[most] >= max(SHOOTER_MIN_COLOUR_GAP, apart_from):
+        shooter[most] = True
+    elif off_team[most] >= apart_from and by_size[most] > 0 and by_size[most] == by_size.max():
+        shooter[most] = True
+    return shooter
 
 
 def _off_team_colour(colour_lab: np.ndarray) -> np.ndarray | None:

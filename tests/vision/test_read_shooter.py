@@ -8,6 +8,7 @@ import pytest
 from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.scene import PieceState, SceneFrame
+from vision.detect_pieces import _shooter_by_colour
 from vision.pieces_read import read_pieces
 
 RINGS = [("pink", -200.0, 150.0), ("pink", -60.0, 210.0), ("pink", 120.0, -90.0), ("pink", 230.0, 40.0),
@@ -52,3 +53,16 @@ def test_a_team_seen_mostly_by_faint_rims_keeps_its_one_clear_ring():
     assert np.hypot(ring.x_mm - 32.38, ring.y_mm - 252.68) < 6.0
     assert ring.kind == "pink"
     assert reading.counts()["pink"] == 6
+
+
+def test_a_washed_out_shooter_is_the_largest_piece_of_neither_team_colour():
+    """Colours as read in a clip whose light had washed the teams out (couronne 5111 at 80.5 s): the shooter is
+    only 14 a*b* units from the pinks, under the colour gap alone, but it is also the one piece larger than a ring.
+    """
+    ab = [(15, -5), (14, -35), (11, -6), (16, -7), (9, 1), (0, -2), (8, -29), (9, -29), (14, -7), (14, -4)]
+    colour_lab = np.array([(160, 128 + a, 128 + b) for a, b in ab], float)
+    by_size = np.array([-0.52, -0.52, -0.52, -0.52, -0.35, 0.48, -0.18, -0.02, -0.18, -0.35])
+    assert np.flatnonzero(_shooter_by_colour(colour_lab, by_size)).tolist() == [5]
+    smaller = by_size.copy()
+    smaller[5] = -0.3  # read at a ring's size: neither cue is enough, so no shooter is named
+    assert not _shooter_by_colour(colour_lab, smaller).any()
