@@ -20,6 +20,7 @@ import numpy as np
 from calibration.geometry import BoardModel, CrokinoleBoard, load_board
 from vision.board_location import BoardLocation
 from vision.board_tracker import BoardTracker
+from vision.couronne_colours import knows_colours, learnt_colours
 from vision.homography import project
 from vision.events import DROP_IN_ENERGY, HIDDEN_IN_HOLE, EventInferer, Motion, Observation
 from vision.jumps import FrameWatch
@@ -314,6 +315,7 @@ class BoardAnalyzer:
         self._opening: Frame | None = None  # the first frame the board was found in, until a reading
         self._last_read: tuple[BoardReading, float, Motion] | None = None  # the reading events were last drawn from
         self._piece_contrast: float | None = None  # the faintest pieces' contrast against the board, as last read
+        self._samples_lab: dict[str, np.ndarray] = {}  # couronne: the teams' and shooter's colours as read so far
 
     @property
     def board(self) -> BoardModel | None:
@@ -490,7 +492,7 @@ class BoardAnalyzer:
         if opening is not None and segment.start_s is not None and not self._inferer.started:
             # Play began before the board ever settled (the video starts with a hand over it):
             # the board as first seen is the layout the first stroke changed.
-            self._pending = (_Done(self.read(opening.image, homography=self._homography, board=self._board)),
+            self._pending = (_Done(self._reading_of(opening.image)()),
                              opening, Motion(opening.t_s, None, ditch_discs=self._ditch_discs(opening.image)))
             self._conclude()
         hole_entries = self._hole.entries() if self._hole is not None else ()
@@ -529,20 +531,26 @@ class BoardAnalyzer:
                 watch.reset()
         if self._frame_watch is not None:
             self._frame_watch.reset(frame.image)
-        homography, board = self._homography.copy(), self._board
         ahead, self._ahead = self._ahead, None
         if ahead is not None and ahead.still_since_s == gate.still_since_s:
             # Nothing moved since the frame read ahead (the gate would have begun its stillness
             # afresh): that reading is this view's.
             reading = ahead.future
         elif self._reader is not None:
-            reading = self._reader.submit(self.read, frame.image, homography=homography, board=board)
+            reading = self._reader.submit(self._reading_of(frame.image))
         else:
-            reading = _Done(self.read(frame.image, homography=homography, board=board))
+            reading = _Done(self._reading_of(frame.image)())
         self._pending = (reading, frame, motion)
         if not self.read_in_background:
             self._conclude()
         return AnalysisStep(frame.index, frame.t_s, True, True, homography=self._homography)
+
+    def _reading_of(self, image: np.ndarray) -> Callable[[], BoardReading]:
+        """The reading of `image` on the board as now located, to be taken now or on the reader's thread."""
+        options = {}
+        if knows_colours(self._samples_lab):
+            options["samples_lab"] = dict(self._samples_lab)  # couronne: the colours learnt so far name the shooter
+        return partial(self.read, image, homography=self._homography.copy(), board=self._board, **options)
 
     def _measure_pieces(self, image: np.ndarray, reading: BoardReading) -> None:
         """Let the gate follow how faint the pieces read look against this board (a pale disc on a pale board)."""
@@ -567,7 +575,7 @@ class BoardAnalyzer:
         if self._ahead is not None and self._ahead.still_since_s == still_since_s:
             return
         self._drop_ahead()
-        future = self._reader.submit(self.read, frame.image, homography=self._homography.copy(), board=self._board)
+        future = self._reader.submit(self._reading_of(frame.image))
         self._ahead = _Ahead(future, still_since_s)
 
     def _drop_ahead(self) -> None:
@@ -588,6 +596,8 @@ class BoardAnalyzer:
             self._unread = motion  # what moved counts towards the next reading
             return
         self._unread = None
+        if self.game == "couronne":
+            self._samples_lab = learnt_colours(self._samples_lab, reading)
         self._measure_pieces(frame.image, reading)
         self._inferer.round_ended = self.round_ended
         observations = self._inferer.settled(reading, frame.t_s, motion)

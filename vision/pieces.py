@@ -77,6 +77,8 @@ class BoardReading:
     occluded : tuple of Cover
         Where something above the board (a hand, an arm, a gantry) hides the surface: pieces under it
         are unknown, neither invented nor reported gone.
+    colours_lab : dict of str to tuple of float
+        The median 8-bit Lab colour of each kind's pieces as read (a video learns the table's colours from them).
     """
 
     game: str
@@ -85,6 +87,7 @@ class BoardReading:
     review_tolerance_mm: float = 0.0
     hidden_share: float = 0.0
     occluded: tuple[Cover, ...] = ()
+    colours_lab: dict[str, tuple[float, float, float]] = field(default_factory=dict)
 
     @property
     def covered_share(self) -> float:

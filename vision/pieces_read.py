@@ -5,9 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.geometry import BoardModel, CarromBoard, CrokinoleBoard
+from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
 from vision.carrom_print import BOARD_FACE_MIN_SUPPORT, printed_discs_mm
 from vision.classify_pieces import Classes, classify_pieces
+from vision.couronne_colours import knows_colours, shooter_by_samples
 from vision.detect_hole import disc_in_hole
 from vision.detect_occluders import covered, find_covers, in_cover_box
 from vision.detect_pieces import POCKET_MOUTH_SLACK_MM, detect_pieces, on_surface
@@ -75,7 +76,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     homography : (3, 3) ndarray
         Board mm -> image px (from board localisation).
     board : the board model the homography was fitted with.
-    samples_lab : optional per-table colour samples, kind -> 8-bit Lab (a table profile).
+    samples_lab : optional per-table colour samples, kind -> 8-bit Lab (a table profile, or learnt from the
+        video so far). Couronne: with both teams' and the shooter's, they name the shooter (`couronne_colours`).
     px_per_mm : scale of the rectified view the pieces are found in.
     review_tolerance_mm : crokinole discs closer than this to a line are flagged `needs_review`.
     look_in_hole : crokinole: count a disc seen lying flat in the 20-hole in `twenties` (a still; video
@@ -94,6 +96,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     image = validate_image(image)
     view = board_view(image, homography=homography, board=board, px_per_mm=px_per_mm)
     found = detect_pieces(view, board=board)
+    if isinstance(board, CouronneBoard) and knows_colours(samples_lab):
+        found = shooter_by_samples(found, samples_lab)
     printed_radius_mm = getattr(board, "base_circle_diameter_mm", 0.0) / 2
     covers = find_covers(view, board=board, pieces_mm=found.centres_mm, pieces_radius_mm=found.radii_mm,
                          printed_mm=printed_discs_mm(board), print_radius_mm=printed_radius_mm,
@@ -152,9 +156,11 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
             pieces.append(Piece(kind, x, y, float(found.radii_mm[i]), confidence))
     hidden = 1.0 - _visible_share(image, homography, view.image.shape[0], board=board, px_per_mm=px_per_mm,
                                   half_extent_mm=view.half_extent_mm)
+    colours_lab = {kind: tuple(float(v) for v in np.median(found.colour_lab[np.array(classes.kinds) == kind], axis=0))
+                   for kind in set(classes.kinds)}
     return BoardReading(board.game, tuple(pieces), twenties,
                         review_tolerance_mm if isinstance(board, CrokinoleBoard) else 0.0,
-                        min(1.0, hidden + covers.share), covers.patches)
+                        min(1.0, hidden + covers.share), covers.patches, colours_lab)
 
 
 def lab_of_bgr(colour_bgr) -> np.ndarray:
