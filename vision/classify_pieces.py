@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.geometry import BoardModel, CarromBoard, CrokinoleBoard
+from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
+from vision.couronne_colours import LIGHTNESS_WEIGHT
 from vision.piece_detections import PieceDetections
 
 QUEEN_MIN_REDNESS = 18.0
@@ -100,10 +101,10 @@ def split_in_two(values: np.ndarray) -> tuple[float, float, float]:
     return best[1], best[2], best[3]
 
 
-def _nearest_sample(colour_lab: np.ndarray, samples: dict[str, np.ndarray]) -> Classes:
+def _nearest_sample(colour_lab: np.ndarray, samples: dict[str, np.ndarray], *, lightness_weight: float = 1.0) -> Classes:
     names = list(samples)
     ref = np.array([samples[n] for n in names], np.float64)
-    d = np.linalg.norm(colour_lab[:, None, :] - ref[None, :, :], axis=2)
+    d = np.linalg.norm((colour_lab[:, None, :] - ref[None, :, :]) * [lightness_weight, 1.0, 1.0], axis=2)
     order = np.sort(d, axis=1)
     margin = np.clip((order[:, 1] - order[:, 0]) / (order[:, 1] + 1e-6), 0, 1) if len(names) > 1 else np.ones(len(d))
     return Classes(tuple(names[i] for i in np.argmin(d, axis=1)), margin)
@@ -148,7 +149,9 @@ def classify_pieces(found: PieceDetections, *, board: BoardModel,
     big = found.size == 1
     if samples_lab:
         colour_kinds = {k: v for k, v in samples_lab.items() if k not in ("striker", "shooter")}
-        result = _nearest_sample(found.colour_lab, colour_kinds)
+        # A couronne team is a hue: where the light dims or brightens the board, lightness follows it, hue less.
+        result = _nearest_sample(found.colour_lab, colour_kinds,
+                                 lightness_weight=LIGHTNESS_WEIGHT if isinstance(board, CouronneBoard) else 1.0)
     elif isinstance(board, CrokinoleBoard):
         result = _crokinole_teams(found)
     elif isinstance(board, CarromBoard):

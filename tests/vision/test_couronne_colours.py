@@ -8,7 +8,9 @@ import pytest
 from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.scene import PieceState, SceneFrame
+from vision.classify_pieces import classify_pieces
 from vision.couronne_colours import learnt_colours
+from vision.piece_detections import PieceDetections
 from vision.pieces import BoardReading, Piece
 from vision.pieces_read import read_pieces
 
@@ -59,3 +61,16 @@ def test_a_team_of_one_and_a_shooter_without_both_teams_teach_no_colour():
     both_teams = _reading([("pink", (141.0, 161.0, 149.0)), ("blue", (79.0, 131.0, 111.0)),
                            ("shooter", (158.0, 143.0, 155.0))])
     assert np.array_equal(learnt_colours(known, both_teams)["shooter"], [158.0, 143.0, 155.0])
+
+
+def test_rings_keep_their_team_when_the_light_dims():
+    """Couronne 5118 at 111.5 s: the light had dimmed the last pinks by 45 units of L* since their colour was
+    learnt; in full Lab they lay nearer the blues' colour, by hue still nearer their own."""
+    colours = {"pink": np.array([206.0, 157.0, 107.0]), "blue": np.array([162.0, 132.0, 74.0]),
+               "shooter": np.array([252.0, 126.0, 127.0])}
+    faces = np.array([[160.0, 158.0, 89.0], [157.0, 153.0, 96.0], [149.0, 153.0, 94.0], [169.0, 158.0, 93.0],
+                      [157.0, 158.0, 90.0], [239.0, 111.0, 119.0]])
+    found = PieceDetections(np.column_stack([np.arange(6) * 40.0, np.zeros(6)]), np.full(6, 17.5),
+                            np.array([0, 0, 0, 0, 0, 1]), np.ones(6), faces, np.tile([200.0, 130.0, 140.0], (6, 1)))
+    kinds = classify_pieces(found, board=load_board("couronne"), samples_lab=colours).kinds
+    assert kinds == ("pink",) * 5 + ("shooter",)
