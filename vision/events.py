@@ -38,8 +38,9 @@ from vision.pockets import DITCH_SECTORS, MOUTH_SHARE, PocketActivity, PocketSpe
 
 MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
-# Carrom: a piece not read this many readings in a row where the picture did not change is lost, with no
-# event (print once read as a coin is never read again; a real coin the reader misses now and then is soon read again).
+# Carrom, and a piece first read where the picture had not changed: a piece not read this many readings in a row
+# where the picture did not change is lost, with no event (print once read as a coin is never read again; a real
+# coin the reader misses now and then is soon read again).
 LOST_UNREAD = 3
 STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
 CROKINOLE_COLOURS = ("light", "dark")
@@ -208,6 +209,7 @@ class _Track:
     unread: int = 0  # readings in a row it was not read where the picture did not change
     appeared_s: float | None = None  # tentative until seen again
     announce: bool = True  # once confirmed, a new piece was placed (not just seen late)
+    late: bool = False  # first read where the picture had not changed, and not seen moving since
     r_mm: float = 0.0
     zone: int | None = None  # crokinole: the zone it was last read in (0: touching the outer line)
 
@@ -262,8 +264,8 @@ class EventInferer:
         self._fifteen_reach_mm = fifteen_reach_mm
         self._waiting: _Track | None = None  # crokinole: a disc read on the shooting line before its shot
         self._tracks: list[_Track] = []
-        # Carrom: coins gone with nothing to show where (no pocket stirred that they could reach); a coin
-        # read again where one lay is that coin, seen again.
+        # Carrom: coins gone with nothing to show where (no pocket stirred that they could reach), and pieces read
+        # where nothing came and not read again; a piece read again where one lay is that piece, seen again.
         self._lost: list[_Track] = []
         self._queen_pocketed = False  # carrom: the queen was last seen going into a pocket (it comes back by hand)
         self._ids = count()
@@ -329,6 +331,8 @@ class EventInferer:
                 unmatched_pieces.append(piece)
                 unmatched_tracks.append(track)
         moved = moved_really + misread
+        for track, _ in moved_really:
+            track.late = False
         for track, piece in still + moved:
             if track.appeared_s is not None:
                 observations += self._confirm_new(track)
@@ -336,16 +340,19 @@ class EventInferer:
         # The picture tells a reader's slip from a change: a piece not read where nothing changed
         # is still there; a piece read where nothing changed was there before, only missed.
         # A piece missed at the last reading too was not there then either: its spot unchanged says it is still gone.
+        # A crokinole disc touching the outer line is taken off (4a) whatever the picture says, unless it came where
+        # the picture never changed: print the reader took for a disc (by the ditch's edge, say).
         kept = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t in unmatched_tracks])
         unread = [t for t, same in zip(unmatched_tracks, kept)
                   if same and t.appeared_s is None and t.missed == 0 and not self._on_queen_spot(t)
-                  and not self._on_outer_line(t)]
+                  and (t.late or not self._on_outer_line(t))]
         unmatched_tracks = [t for t in unmatched_tracks if t not in unread]
         for track in unread:
             track.unread += 1
-            if self.game == "carrom" and track.unread >= LOST_UNREAD:
+            if (self.game == "carrom" or track.late) and track.unread >= LOST_UNREAD:
                 # Never read again where the picture never changed: print the reader once took for a coin
-                # (or a coin it no longer sees): lost, with no event, until read there again.
+                # (or a coin it no longer sees): lost, with no event, until read there again. Elsewhere only
+                # what first came where the picture never changed (a disc, which comes by a shot, changes it).
                 self._lost.append(track)
                 self._tracks.remove(track)
         new_tracks, late_tracks = [], []
@@ -369,6 +376,7 @@ class EventInferer:
             # good before the strike: it was put back before the stroke.
             before_strike = placed_s is not None and motion.strike_s is not None and placed_s < motion.strike_s
             track.announce = not seen_late and (motion.strike_s is None or queen_back or before_strike)
+            track.late = seen_late
             (late_tracks if seen_late else new_tracks).append(track)
         if self.game == "crokinole" and motion.strike_s is not None and not new_tracks and self._waiting is None:
             # A pale disc shot onto a pale board hardly changes the picture where it stops: after a strike
@@ -395,7 +403,8 @@ class EventInferer:
         # The striker is on the board when struck: after a strike with none to be seen (and none
         # known before, e.g. picked up and put down within the stroke) it went in or off.
         vanished = (stroke_piece is not None and motion.strike_s is not None and not strikers_gone
-                    and not any(p.kind == stroke_piece for p in reading.pieces))
+                    and not any(p.kind == stroke_piece for _, p in still + moved)
+                    and not any(p.kind == stroke_piece for p in unmatched_pieces))
         striker_changed = bool(strikers_gone or vanished or any(t.kind == stroke_piece for t in new_tracks)
                                or any(t.kind == stroke_piece for t, _ in moved_really))
         waiting = cleared = False
@@ -573,10 +582,46 @@ class EventInferer:
             moved = [(free_t[r], free_p[c]) for r, c in _assign(cost, np.inf)]
         taken_t = {r for r, _ in still} | {r for r, _ in moved}
         taken_p = {c for _, c in still} | {c for _, c in moved}
+        moved_pieces = [(tracks[r], pieces[c]) for r, c in moved]
+        misread = self._stroke_piece_misread([t for i, t in enumerate(tracks) if i not in taken_t],
+                                             [(j, p) for j, p in enumerate(pieces) if j not in taken_p], motion)
+        if misread is not None:
+            track, j = misread
+            moved_pieces.append((track, replace(pieces[j], kind=track.kind)))
+            taken_t.add(tracks.index(track))
+            taken_p.add(j)
         return ([(tracks[r], pieces[c]) for r, c in still],
-                [(tracks[r], pieces[c]) for r, c in moved],
+                moved_pieces,
                 [t for i, t in enumerate(tracks) if i not in taken_t],
                 [p for j, p in enumerate(pieces) if j not in taken_p])
+
+    def _stroke_piece_misread(self, left: list[_Track], pieces: list[tuple[int, Piece]],
+                              motion: Motion) -> tuple[_Track, int] | None:
+        """After a strike, the striker (shooter) read as a coin (ring) where it came to rest: its track and the index
+        of that piece, if any.
+
+        A struck piece is read by size, and a pale striker on a pale board may show a coin's: a coin come to rest
+        where none lay, with no coin of its kind gone to have rolled there, read late or put down before the
+        strike, is the striker. Of several, the largest.
+        """
+        stroke_piece = STROKE_PIECES.get(self.game)
+        strikers = [t for t in left if t.kind == stroke_piece]
+        if stroke_piece is None or motion.strike_s is None or len(strikers) != 1:
+            return None
+        gone_kinds = {t.kind for t in left}
+        candidates = [(j, p) for j, p in pieces if p.kind not in gone_kinds]
+        late = motion.spots_unchanged([(p.x_mm, p.y_mm, p.r_mm) for _, p in candidates])
+        candidates = [(j, p) for (j, p), seen_late in zip(candidates, late) if not seen_late
+                      and not self._placed_before(p, motion.strike_s, motion)]
+        if not candidates:
+            return None
+        return strikers[0], max(candidates, key=lambda c: c[1].r_mm)[0]
+
+    @staticmethod
+    def _placed_before(piece: Piece, t_s: float, motion: Motion) -> bool:
+        """Whether the picture at the piece's spot changed for good before `t_s` (a hand put it down then)."""
+        placed_s = motion.spot_changed_s(piece.x_mm, piece.y_mm, piece.r_mm)
+        return placed_s is not None and placed_s < t_s
 
     def _new_track(self, piece: Piece, *, appeared_s: float | None) -> _Track:
         track = _Track(next(self._ids), piece.x_mm, piece.y_mm, appeared_s=appeared_s)
@@ -585,7 +630,7 @@ class EventInferer:
         return track
 
     def _found_again(self, piece: Piece) -> _Track | None:
-        """Carrom: the lost coin of `piece`'s kind that lay where it is read (taken from the lost), if any."""
+        """The lost piece of `piece`'s kind that lay where it is read (taken from the lost), if any."""
         near = [t for t in self._lost if t.kind == piece.kind
                 and np.hypot(t.x_mm - piece.x_mm, t.y_mm - piece.y_mm) <= max(2 * t.r_mm, MOVED_MM)]
         if not near:

@@ -117,6 +117,22 @@ def test_a_striker_gone_with_a_coin_and_no_hand_since_the_strike_went_into_the_c
         assert all(o.needs_review for o in observations if o.piece == "striker")
 
 
+def test_a_striker_read_as_a_coin_where_it_came_to_rest_is_still_the_striker():
+    # As carrom clip 5143 at 3.2 s: at 960x540 the pale striker on the pale board measured a coin's size.
+    inf = inferer()
+    after = reading(("white", 0, 0), ("black", 40, 0), ("queen", -40, 0), ("white", 68, -17))
+    observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (PocketActivity(2, 0.6, 1.9),)))
+    assert kinds(observations) == [("shot", "striker", None)]
+    assert inf.kinds_on_board() == {"white": 1, "black": 1, "queen": 1, "striker": 1}
+
+
+def test_a_coin_come_to_rest_where_one_of_its_kind_is_gone_is_that_coin_not_the_striker():
+    inf = inferer()
+    after = reading(("black", 40, 0), ("queen", -40, 0), ("white", 68, -17))
+    observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (PocketActivity(2, 0.6, 1.9),)))
+    assert kinds(observations) == [("shot", "striker", None), ("pocketed", "striker", 2)]
+
+
 def test_a_piece_missed_once_without_a_busy_pocket_is_not_an_event():
     inf = inferer()
     blink = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
@@ -1043,6 +1059,23 @@ def test_crokinole_a_pale_disc_on_the_outer_line_not_read_again_is_off_though_th
     inf.settled(BoardReading("crokinole", (Piece("light", -200, -53, 15.9, 0.9, zone=5),)), 0.0, None)
     unchanged = picture_unchanged_at((-200, -53))
     assert inf.settled(BoardReading("crokinole", ()), 1.3, Motion(0.9, None, unchanged=unchanged)) == []
+
+
+def test_crokinole_print_read_as_a_disc_on_the_outer_line_and_not_again_is_no_disc_taken_off():
+    # As crokinole clip 5116 at 22.2 s: where the ditch's edge meets the outer line, a disc was read where the
+    # picture never changed, and not read two readings later: nothing was there to take off.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5)
+    inf.settled(BoardReading("crokinole", (Piece("dark", 100, 0, 15.9, 0.9, zone=10),)), 0.0, None)
+    both = BoardReading("crokinole", (Piece("light", -259, -178, 15.7, 0.7, zone=0),
+                                      Piece("dark", 100, 0, 15.9, 0.9, zone=10)))
+    unchanged = picture_unchanged_at((-259, -178), (100, 0))
+    assert inf.settled(both, 1.0, Motion(0.5, None, unchanged=unchanged)) == []
+    assert inf.settled(both, 2.0, Motion(1.5, None, unchanged=unchanged)) == []
+    alone = BoardReading("crokinole", (Piece("dark", 100, 0, 15.9, 0.9, zone=10),))
+    for t_s in (3.0, 4.0, 5.0):
+        assert inf.settled(alone, t_s, Motion(t_s - 0.5, None, unchanged=unchanged)) == []
+    # Not read again for LOST_UNREAD readings, it is forgotten: a hand passing over its spot later takes nothing off.
+    assert inf.settled(alone, 6.0, Motion(5.5, None, unchanged=picture_unchanged_at((100, 0)))) == []
 
 
 def test_crokinole_discs_the_rules_take_off_under_a_hand_are_no_shot_though_the_hand_stirred_the_board():
