@@ -497,7 +497,7 @@ class BoardAnalyzer:
             self._conclude()
         hole_entries = self._hole.entries() if self._hole is not None else ()
         ditch_discs = self._ditch_discs(frame.image)
-        motion = Motion(frame.t_s, None, ditch_discs=ditch_discs) if ditch_discs else None
+        motion = Motion(frame.t_s, None, ditch_discs=ditch_discs, still=True) if ditch_discs else None
         if segment.start_s is not None or hole_entries:
             unchanged = changed_at = None
             if self._read_frame is not None:

@@ -136,6 +136,7 @@ class Motion:
     arm_ran_in_s: float | None = None  # the arm's motion that ran straight into the strike began then
     # Carrom, couronne: (t_s, x_mm, y_mm) of each spell of something crossing the frame with no arm beyond it.
     frame_flights: tuple[tuple[float, float, float], ...] = ()
+    still: bool = False  # nothing on the board moved at all since the last reading
 
     @property
     def rolling_from_s(self) -> float | None:
@@ -181,6 +182,8 @@ class Motion:
 
     def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
         """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
+        if self.still:
+            return [True] * len(places)
         if self.unchanged is None or not places:
             return [False] * len(places)
         xyr = np.array(places, float)
@@ -305,8 +308,8 @@ class EventInferer:
             self._ditch_discs = motion.ditch_discs if motion is not None else ()
             self._hole_full = motion.hole_full if motion is not None else False
             return []
-        board_moved = motion is not None
-        motion = motion or Motion(t_s, None)
+        board_moved = motion is not None and not motion.still
+        motion = motion or Motion(t_s, None, still=True)
         # A shot with no strike seen (crokinole: a pale disc on a pale board; carrom, couronne: everything
         # rolling along the cushions) is timed by fainter signs, else by when the board began to move.
         shot_t_s = next((s for s in (motion.strike_s, motion.unseen_strike_s) if s is not None), motion.start_s)
@@ -345,7 +348,7 @@ class EventInferer:
         kept = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t in unmatched_tracks])
         unread = [t for t, same in zip(unmatched_tracks, kept)
                   if same and t.appeared_s is None and t.missed == 0 and not self._on_queen_spot(t)
-                  and (t.late or not self._on_outer_line(t))]
+                  and (t.late or motion.still or not self._on_outer_line(t))]
         unmatched_tracks = [t for t in unmatched_tracks if t not in unread]
         for track in unread:
             track.unread += 1

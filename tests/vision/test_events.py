@@ -1221,3 +1221,14 @@ def test_a_coin_read_elsewhere_when_the_board_never_moved_since_the_last_reading
         inf = inferer()
         crept = reading(("white", 0, 0), ("black", 48, 3), ("queen", -40, 0), ("striker", 0, -250))
         assert kinds(inf.settled(crept, 2.0, motion)) == expected
+
+
+def test_crokinole_a_disc_read_late_when_nothing_moved_since_the_last_reading_is_no_shot():
+    # As crokinole clip 5108 at 44.5 s: a light disc missed at the last reading was read when only the ditch
+    # had changed, and it was taken for a shot.
+    inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5, first_shooter="dark")
+    inf.settled(reading(("dark", 100, 0), ("light", -307, -53), game="crokinole"), 0.0,
+                Motion(0.0, None, ditch_discs=ditch_with()))
+    again = reading(("dark", 100, 0), ("light", -307, -53), ("light", -110, 207), game="crokinole")
+    assert inf.settled(again, 0.5, Motion(0.5, None, ditch_discs=ditch_with(), still=True)) == []
+    assert inf.settled(again, 1.0, None) == []
