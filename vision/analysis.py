@@ -22,7 +22,7 @@ from vision.board_location import BoardLocation
 from vision.board_tracker import BoardTracker
 from vision.couronne_colours import knows_colours, learnt_colours
 from vision.homography import project
-from vision.events import DROP_IN_ENERGY, HIDDEN_IN_HOLE, EventInferer, Motion, Observation
+from vision.events import CROKINOLE_COLOURS, DROP_IN_ENERGY, HIDDEN_IN_HOLE, EventInferer, Motion, Observation
 from vision.jumps import FrameWatch
 from vision.localise import locate_board
 from vision.pieces import BoardReading
@@ -31,6 +31,7 @@ from vision.pockets import (DitchWatch, HoleWatch, PocketActivity, PocketWatch, 
                             pocket_centres_mm, pocket_radius_mm)
 from vision.settle import AlikeTimes, GateReading, SettleGate, SettleSettings
 from vision.sources import Frame
+from vision.team_colours import learnt_team_colours
 
 # Share of the board moving on its own (about a shot piece's trace in a frame) ... A crokinole
 # disc is a smaller share of its board than a striker, and slows sooner.
@@ -316,6 +317,7 @@ class BoardAnalyzer:
         self._last_read: tuple[BoardReading, float, Motion] | None = None  # the reading events were last drawn from
         self._piece_contrast: float | None = None  # the faintest pieces' contrast against the board, as last read
         self._samples_lab: dict[str, np.ndarray] = {}  # couronne: the teams' and shooter's colours as read so far
+        self._team_lab: dict[str, np.ndarray] = {}  # crokinole: the teams' colours as read so far
 
     @property
     def board(self) -> BoardModel | None:
@@ -550,6 +552,8 @@ class BoardAnalyzer:
         options = {}
         if knows_colours(self._samples_lab):
             options["samples_lab"] = dict(self._samples_lab)  # couronne: the colours learnt so far name the shooter
+        if self._team_lab:
+            options["team_lab"] = dict(self._team_lab)  # crokinole: they find faint discs
         return partial(self.read, image, homography=self._homography.copy(), board=self._board, **options)
 
     def _measure_pieces(self, image: np.ndarray, reading: BoardReading) -> None:
@@ -598,6 +602,9 @@ class BoardAnalyzer:
         self._unread = None
         if self.game == "couronne":
             self._samples_lab = learnt_colours(self._samples_lab, reading)
+        elif self.game == "crokinole":
+            # Only to find faint discs of the colours seen: a lone disc teaches its colour, whatever team it was named.
+            self._team_lab = learnt_team_colours(self._team_lab, reading, teams=CROKINOLE_COLOURS, min_pieces=1)
         self._measure_pieces(frame.image, reading)
         self._inferer.round_ended = self.round_ended
         observations = self._inferer.settled(reading, frame.t_s, motion)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
-from vision.couronne_colours import LIGHTNESS_WEIGHT
+from vision.team_colours import LIGHTNESS_WEIGHT
 from vision.piece_detections import PieceDetections
 
 QUEEN_MIN_REDNESS = 18.0

@@ -16,26 +16,13 @@ import numpy as np
 
 from vision.piece_detections import PieceDetections
 from vision.pieces import BoardReading
+from vision.team_colours import colour_distance, learnt_team_colours
 
 KINDS_NEEDED = ("pink", "blue", "shooter")
-
-LIGHTNESS_WEIGHT = 0.25
-"""Weight of L* against a*b* in a colour's distance from a learnt one: the light across the board changes
-lightness more than hue (10 simulated clips: weights 0.25 to 0.5 named the shooter best, 1.0 worst)."""
-
-MIN_TEAM_PIECES = 2
-"""A team's colour is learnt from at least this many of its rings (one may be the shooter misnamed)."""
-
 
 def knows_colours(samples_lab: dict[str, np.ndarray] | None) -> bool:
     """True when `samples_lab` holds a colour for both teams and the shooter."""
     return bool(samples_lab) and all(kind in samples_lab for kind in KINDS_NEEDED)
-
-
-def colour_distance(colour_lab: np.ndarray, sample_lab: np.ndarray) -> np.ndarray:
-    """Distance of each 8-bit Lab colour from a sample, lightness weighted down (`LIGHTNESS_WEIGHT`)."""
-    d = np.asarray(colour_lab, np.float64).reshape(-1, 3) - np.asarray(sample_lab, np.float64)
-    return np.sqrt((LIGHTNESS_WEIGHT * d[:, 0]) ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)
 
 
 def shooter_by_samples(found: PieceDetections, samples_lab: dict[str, np.ndarray]) -> PieceDetections:
@@ -64,15 +51,12 @@ def shooter_by_samples(found: PieceDetections, samples_lab: dict[str, np.ndarray
 def learnt_colours(samples_lab: dict[str, np.ndarray], reading: BoardReading) -> dict[str, np.ndarray]:
     """The colours known after `reading`: each kind's as read where it can be trusted, the rest as before.
 
-    A team's colour is its rings' median where it has `MIN_TEAM_PIECES` or more;
+    A team's colour is its rings' median where it has `vision.team_colours.MIN_TEAM_PIECES` or more;
     the shooter's, its own where one shooter lies among rings of both teams (with
     no rings to compare, a lone piece is named by size alone).
     """
-    learnt = dict(samples_lab)
+    learnt = learnt_team_colours(samples_lab, reading, teams=("pink", "blue"))
     by_kind = {kind: [p for p in reading.pieces if p.kind == kind] for kind in KINDS_NEEDED}
-    for team in ("pink", "blue"):
-        if len(by_kind[team]) >= MIN_TEAM_PIECES and team in reading.colours_lab:
-            learnt[team] = np.asarray(reading.colours_lab[team], np.float64)
     if len(by_kind["shooter"]) == 1 and by_kind["pink"] and by_kind["blue"]:
         learnt["shooter"] = np.asarray(reading.colours_lab["shooter"], np.float64)
     return learnt

@@ -30,6 +30,7 @@ from vision.piece_colours import BOARD_FACE_MATCH, board_face_gap, face_spread, 
 from vision.piece_detections import PieceDetections, PieceSize, piece_sizes
 from vision.print_symmetry import symmetry_gap
 from vision.rectify_board import BoardView
+from vision.team_colours import colour_distance
 from vision.zones import hole_mask
 
 
@@ -76,6 +77,18 @@ real photos enclose the board's own colour, at most 17.6."""
 CROKINOLE_FAINT_MAX_FACE_SPREAD = 15.0
 """Most upper-quartile Lab spread over a crokinole faint rim's face from its median: a disc's face is even
 (synthetic faint discs 7 to 14), grain is not (real photos 10 to 25)."""
+
+CROKINOLE_FAINT_TEAM_MATCH = 10.0
+"""Most Lab distance (lightness counting a quarter, `colour_distance`) between a crokinole faint rim's face and a
+team's colour read earlier in the same video for the face to be that team's (`detect_pieces`'s `team_lab`)."""
+
+CROKINOLE_FAINT_MIN_TEAM_GAP = 12.0
+"""Least Lab distance between such a face and the board around it (light discs on pale maple in simulated clips 14 to
+20, short of `CROKINOLE_FAINT_MIN_FACE_GAP`; the grain's even arcs on the real photos at most 8.1)."""
+
+CROKINOLE_FAINT_MIN_TEAM_HUE_GAP = 6.0
+"""The same, lightness counting a quarter (`colour_distance`): a patch of the wood lit lighter is no disc, though a
+team's colour is the wood's lit lighter (simulated clip 5114, pale birch: 3.3; light discs on pale maple 10 to 13)."""
 
 PRINTED_FAINT_RIMS = FaintRims(least_vote_share=0.03, min_support=0.85, min_sectors=7, least_screen_support=0.85)
 """What a faint carrom rim over the board's lines and arcs must show (`printed_faint_region`): a printed line
@@ -175,12 +188,13 @@ def on_surface(centres_mm: np.ndarray, board: BoardModel, *, margin_mm: float = 
     return on
 
 
-def faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float) -> np.ndarray:
+def faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float, by_pegs: bool = False) -> np.ndarray:
     """True for circles of `radius_mm` where a faint rim may be a piece.
 
     Carrom: anywhere clear of the print (`clear_of_print`). Crokinole: leaning over the 20-hole
     (a tilted disc scatters its rim's votes), or clear of the hole, the pegs and the surface's
-    edge into the ditch, which draw disc-sized arcs of their own. Couronne: anywhere.
+    edge into the ditch, which draw disc-sized arcs of their own; with `by_pegs`, by the pegs
+    too. Couronne: anywhere.
     """
     c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
     if isinstance(board, CarromBoard):
@@ -191,8 +205,9 @@ def faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float)
         reach = radius_mm + PRINT_CLEARANCE_MM
         pegs = np.asarray(board.peg_centres_mm(), np.float64)
         clear = (from_centre > board.hole_diameter_mm / 2 + reach) & (from_centre < board.surface_radius_mm - reach)
-        clear &= np.hypot(c[:, None, 0] - pegs[None, :, 0], c[:, None, 1] - pegs[None, :, 1]).min(axis=1) > (
-            board.peg_diameter_mm / 2 + reach)
+        if not by_pegs:
+            clear &= np.hypot(c[:, None, 0] - pegs[None, :, 0], c[:, None, 1] - pegs[None, :, 1]).min(axis=1) > (
+                board.peg_diameter_mm / 2 + reach)
         return leaning | clear
     return np.ones(len(c), bool)
 
@@ -210,7 +225,8 @@ def _resolve_overlaps(centres_mm: np.ndarray, radii_mm: np.ndarray, score: np.nd
     return mask
 
 
-def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.5) -> PieceDetections:
+def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.5,
+                  team_lab: np.ndarray | None = None) -> PieceDetections:
     """Every piece-sized disc on the playing surface of a rectified view.
 
     Parameters
@@ -218,6 +234,8 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     view : BoardView of the board.
     board : the board model that was rectified.
     min_support : least share of a rim that must be seen.
+    team_lab : crokinole: (k, 3) 8-bit Lab colours of the teams' discs as read so far in a video; a faint rim whose
+        face is one of them is a disc where it stands too little apart from the board to be one by itself.
 
     Returns
     -------
@@ -240,6 +258,9 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     elif isinstance(board, CrokinoleBoard):
         # A disc leaning over the 20-hole shows no rim against the hole's dark inside.
         mouths_px = np.array([[*view.to_px(np.zeros((1, 2)))[0], board.hole_diameter_mm / 2 * s]])
+    # Crokinole, in a video: a faint whole rim by a peg may be a disc of a team's colour as read so far
+    # (`_faint_pieces`). Not by the hole or the surface's edge, whose arcs enclose the wood of a pale disc's colour.
+    by_team = isinstance(board, CrokinoleBoard) and team_lab is not None and len(team_lab) > 0
     for k, size in enumerate(sizes):
         # Faint rims are looked for where the board model says nothing else could draw them (`faint_region`); on
         # couronne among the rings only (the one shooter, told by its colour, is worth no second search).
@@ -248,7 +269,8 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         faint_on_print = PRINTED_FAINT_STRIKER_RIMS if k == 1 else PRINTED_FAINT_RIMS
         found = find_discs(edges, radius_px=size.radius_mm * s, min_support=min_support,
                            faint=faint_rims if is_faint_searched else None,
-                           faint_region=lambda px, r=size.radius_mm: faint_region(view.to_mm(px), board, radius_mm=r),
+                           faint_region=lambda px, r=size.radius_mm: faint_region(view.to_mm(px), board, radius_mm=r,
+                                                                                  by_pegs=by_team),
                            unseen_px=mouths_px,
                            faint_elsewhere=faint_on_print if isinstance(board, CarromBoard) else None,
                            elsewhere_region=lambda px, r=size.radius_mm: printed_faint_region(view.to_mm(px), board,
@@ -266,8 +288,9 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         ok = (nearest == k) & on_surface(mm, board, margin_mm=PARALLAX_MARGIN_MM)
         weak = (found.vote_share < PEAK_VOTE_SHARE) | found.is_partial
         printed_faint = weak & ~faint_region(mm, board, radius_mm=size.radius_mm)
-        ok &= ~printed_faint | found.is_partial | (printed_faint_region(mm, board, radius_mm=size.radius_mm)
-                                & (found.support >= faint_on_print.min_support))
+        ok &= ~printed_faint | found.is_partial | (by_team & faint_region(mm, board, radius_mm=size.radius_mm,
+                                                                          by_pegs=True)) | (
+            printed_faint_region(mm, board, radius_mm=size.radius_mm) & (found.support >= faint_on_print.min_support))
         centres.append(mm[ok])
         radii.append(r_mm[ok])
         size_index.append(np.full(ok.sum(), k))
@@ -285,8 +308,9 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     if len(radii_mm) == 0:
         return PieceDetections.empty()
     steps = step_share(lab, view.to_px(centres_mm), radii_mm * s, offset_px=0.3 * sizes[0].radius_mm * s)
-    # A half rim by a pocket steps as a half rim elsewhere does: the print it lies on is a thin line.
-    whole_on_print = on_print_arr & ~partial_arr
+    # A half rim by a pocket steps as a half rim elsewhere does: the print it lies on is a thin line. (A crokinole rim
+    # by a peg steps as one elsewhere: its team's colour judges it.)
+    whole_on_print = on_print_arr & ~partial_arr & isinstance(board, CarromBoard)
     filled = steps >= np.where(faint_arr, np.where(whole_on_print, PRINTED_FAINT_MIN_STEP_SHARE, FAINT_MIN_STEP_SHARE),
                                MIN_STEP_SHARE_CARROM if isinstance(board, CarromBoard) else MIN_STEP_SHARE)
     candidates = PieceDetections(centres_mm, radii_mm, size_arr, support_arr, np.zeros((len(size_arr), 3)),
@@ -295,8 +319,10 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         # A disc of the board's own colour steps little in colour round its rim, and may show part of it only: its
         # bevel's shading may judge it instead (`_faint_pieces`), and it fills only a gap the clear rims left.
         shaded = partial_arr | ~filled
+        # A whole rim by a peg is judged by its team's colour alone: one that steps too little for that is no disc.
+        by_print_only = on_print_arr & ~partial_arr & ~filled
         partial_arr, faint_arr, on_print_arr = shaded, faint_arr | shaded, on_print_arr & ~shaded
-        filled |= shaded
+        filled = (filled | shaded) & ~by_print_only
     # A light coin on a light board steps little in colour, but shows its whole rim: an open arc cannot. Nor need
     # it, where the light shades its face as it shades the clear coins'.
     if isinstance(board, CarromBoard):
@@ -313,7 +339,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     weak = filled & faint_arr
     found = found.join(_faint_pieces(candidates.filter(weak), score_arr[weak], found, lab, view, sizes, board,
                                      on_print=on_print_arr[weak], partial=partial_arr[weak], edges=edges,
-                                     inner=inner))
+                                     inner=inner, team_lab=team_lab))
     if isinstance(board, CouronneBoard):
         found = _shooter_among_all(found, sizes)
     # Measured on carrom coins (a couronne ring's face is its band; crokinole's 20-hole is a disc's size).
@@ -477,7 +503,8 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
 
 def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: PieceDetections, lab: np.ndarray,
                   view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel, *, on_print: np.ndarray,
-                  partial: np.ndarray, edges: EdgeField, inner: CoinRims | None) -> PieceDetections:
+                  partial: np.ndarray, edges: EdgeField, inner: CoinRims | None,
+                  team_lab: np.ndarray | None = None) -> PieceDetections:
     """Pieces among faint rims: on even board, clear of the pieces found, and a large one only where none was found
     (`large_piece_among`, told by the coin rims `inner` in the found ones).
 
@@ -500,17 +527,23 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     if isinstance(board, CrokinoleBoard):
         # The wood's grain draws faint disc-sized arcs around the board's own colour; a disc's face is its team's
         # colour all over. (The board around a disc by the 20-hole is not even: the hole is in it.)
-        even = ~partial & (np.linalg.norm(colour - surround, axis=1) >= CROKINOLE_FAINT_MIN_FACE_GAP) & (
-            face_spread(lab, centres_px, colour, radius_px=0.6 * sizes[0].radius_mm * s)
-            <= CROKINOLE_FAINT_MAX_FACE_SPREAD)
+        gap = np.linalg.norm(colour - surround, axis=1)
+        is_even = ~partial & (face_spread(lab, centres_px, colour, radius_px=0.6 * sizes[0].radius_mm * s)
+                              <= CROKINOLE_FAINT_MAX_FACE_SPREAD)
+        even = is_even & ~on_print & (gap >= CROKINOLE_FAINT_MIN_FACE_GAP)
+        if team_lab is not None and len(team_lab):
+            # A light disc on pale maple stands little apart from the board; its face is its team's colour all the same.
+            to_team = np.min([colour_distance(colour, team) for team in team_lab], axis=0)
+            even |= is_even & (to_team <= CROKINOLE_FAINT_TEAM_MATCH) & (gap >= CROKINOLE_FAINT_MIN_TEAM_GAP) & (
+                colour_distance(colour, surround) >= CROKINOLE_FAINT_MIN_TEAM_HUE_GAP)
         # A disc of the board's own colour, or one showing part of its rim only, shows its bevel's shading instead.
         r = sizes[0].radius_mm
         is_clear = faint_region(candidates.centres_mm, board, radius_mm=r) & (
             np.hypot(*candidates.centres_mm.T) >= board.hole_diameter_mm / 2 + r / 2)
-        even |= shaded_discs(lab, view, candidates.centres_mm, candidates.radii_mm, board=board, face_lab=colour,
-                             surround_lab=surround, is_clear=is_clear)
-        # Judged: the tests of carrom's half rims below are not theirs.
-        partial = np.zeros(len(candidates), bool)
+        even |= ~on_print & shaded_discs(lab, view, candidates.centres_mm, candidates.radii_mm, board=board,
+                                         face_lab=colour, surround_lab=surround, is_clear=is_clear)
+        # Judged: the tests of carrom's half rims and rims on print below are not theirs.
+        partial = on_print = np.zeros(len(candidates), bool)
     else:
         # Rails, rods and their shadows over the board draw faint piece-sized arcs too, with a busy surround. The
         # print's strokes are the board's own, where the model places them.

@@ -66,7 +66,8 @@ def _visible_share(image: np.ndarray, homography: np.ndarray, view_size: int, *,
 def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
                 samples_lab: dict[str, np.ndarray] | None = None,
                 px_per_mm: float = DEFAULT_PX_PER_MM,
-                review_tolerance_mm: float = REVIEW_TOLERANCE_MM, look_in_hole: bool = False) -> BoardReading:
+                review_tolerance_mm: float = REVIEW_TOLERANCE_MM, look_in_hole: bool = False,
+                team_lab: dict[str, np.ndarray] | None = None) -> BoardReading:
     """Every piece on the playing surface of a located board, classified and (crokinole) scored.
 
     Parameters
@@ -82,6 +83,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     review_tolerance_mm : crokinole discs closer than this to a line are flagged `needs_review`.
     look_in_hole : crokinole: count a disc seen lying flat in the 20-hole in `twenties` (a still; video
         analysis tells 20s from the hole's change between settled frames and leaves this off).
+    team_lab : crokinole: the teams' colours read so far in a video, team -> 8-bit Lab (`learnt_team_colours`).
+        They find faint discs of a team's colour; the colours of this reading name the teams.
 
     Returns
     -------
@@ -95,7 +98,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     """
     image = validate_image(image)
     view = board_view(image, homography=homography, board=board, px_per_mm=px_per_mm)
-    found = detect_pieces(view, board=board)
+    teams = np.array(list(team_lab.values())) if team_lab and isinstance(board, CrokinoleBoard) else None
+    found = detect_pieces(view, board=board, team_lab=teams)
     if isinstance(board, CouronneBoard) and knows_colours(samples_lab):
         found = shooter_by_samples(found, samples_lab)
     printed_radius_mm = getattr(board, "base_circle_diameter_mm", 0.0) / 2

@@ -10,16 +10,22 @@ faint arcs around the board's own colour).
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
+from bench.truth_playback import TruthPlayback
 from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.physics import lean_into_hole_mm
 from simulation.scene import PieceState, SceneFrame
 from vision.detect_pieces import faint_region
+from vision.events import CROKINOLE_COLOURS
 from vision.pieces_read import read_pieces
+from vision.sources import VideoFileSource
+from vision.team_colours import learnt_team_colours
 
 
 @pytest.mark.parametrize("kind, x_mm, y_mm, seed, difficulty", [
@@ -68,3 +74,42 @@ def test_discs_with_faint_rims_that_stand_apart_in_colour_are_found(places, seed
     for kind, x, y in places:
         assert [p.kind for p in reading.pieces if np.hypot(p.x_mm - x, p.y_mm - y) < 5.0] == [kind]
     assert len(reading.pieces) == len(places)
+
+
+@pytest.fixture(scope="module")
+def pale_disc_clip(tmp_path_factory):
+    """Simulated crokinole clip 5108, to its seventh shot: light discs on pale maple, one come to rest by a peg."""
+    out = tmp_path_factory.mktemp("clip")
+    subprocess.run([sys.executable, "-m", "boardreader", "simulate", "--game", "crokinole", "--seed", "5108",
+                    "--boards", "1", "--strokes", "7", "--resolution", "960x540", "--difficulty", "medium",
+                    "--out", str(out)], check=True, capture_output=True)
+    return out
+
+
+def test_a_pale_disc_by_a_peg_is_found_by_its_teams_colour_read_earlier_in_the_video(pale_disc_clip):
+    # At 19 s the light disc at (102, 20) mm lies against a peg on the 15 line; its face is 14 Lab units from the wood.
+    truth = TruthPlayback(pale_disc_clip)
+    board = load_board("crokinole", truth.truth["board_model"])
+    frames = truth.frames
+    team_lab: dict[str, np.ndarray] = {}
+    for frame in VideoFileSource(pale_disc_clip / "video.mp4"):
+        truth.t_s = frame.t_s
+        homography = truth.locate(frame.image).homography
+        if frame.t_s < 18.0 and frame.index % 30 == 0:
+            # The teams' colours, as the analyzer learns them: from every reading, a lone disc's too.
+            reading = read_pieces(frame.image, homography=homography, board=board, team_lab=team_lab)
+            team_lab = learnt_team_colours(team_lab, reading, teams=CROKINOLE_COLOURS, min_pieces=1)
+        if frame.t_s >= 19.0:
+            break
+    on_board = [p for p in frames[frame.index]["pieces"] if p["status"] == "board"]
+    assert ("light", 102, 20) in [(p["kind"], round(p["x_mm"]), round(p["y_mm"])) for p in on_board]
+    assert set(team_lab) == set(CROKINOLE_COLOURS)
+    alone = read_pieces(frame.image, homography=homography, board=board)
+    helped = read_pieces(frame.image, homography=homography, board=board, team_lab=team_lab)
+    assert _kinds_near(alone, 102, 20) == []
+    assert _kinds_near(helped, 102, 20) == ["light"]
+    assert sorted(p.kind for p in helped.pieces) == sorted(p["kind"] for p in on_board)
+
+
+def _kinds_near(reading, x_mm, y_mm) -> list[str]:
+    return [p.kind for p in reading.pieces if np.hypot(p.x_mm - x_mm, p.y_mm - y_mm) < 5.0]
