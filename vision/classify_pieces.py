@@ -38,6 +38,11 @@ DULL_FROM = 0.3
 paint dulls the wood (the real photos' dark discs keep at most half the board's chroma), natural light wood keeps
 most of it."""
 
+STAIN_MAX_BRIGHTNESS = np.log(1.25)
+"""Log-brightness against the board above which a face is not counted dull (`DULL_FROM`): a stain or paint darkens the
+wood, and a white face is dull beside any colourful board (simulated clip 5113: two white discs on warm wood,
+0.50 and 0.58 above it, chromas 3 and 10 against the board's 30, came out 0.7 apart in paleness)."""
+
 TEAM_MIN_GAP = 0.8
 """Log-brightness between the means of two groups of discs for them to be two teams. Stills 60000-60199,
 71000-71099 (1280x720 and 960x540) and 76000-76199, and the real photos: one team parts at most 0.40 by brightness,
@@ -70,15 +75,17 @@ def paleness(found: PieceDetections) -> np.ndarray:
     much below the board's. A dyed disc (a red set) can be nearly as bright as
     a dark board, but is far more colourful for its lightness; a stained one
     can be nearly as bright as a pale board, but is dull beside it. The excess
-    saturation and dullness are taken off its brightness so it counts dark.
+    saturation and dullness are taken off its brightness so it counts dark
+    (dullness only where the face is not much brighter than the board).
     """
     lab = np.asarray(found.colour_lab, np.float64)
     chroma = np.hypot(lab[:, 1] - 128, lab[:, 2] - 128)
     saturation = chroma / (lab[:, 0] + 10.0)
     board_chroma = np.hypot(found.surround_lab[:, 1] - 128, found.surround_lab[:, 2] - 128)
+    brightness = np.log(relative_lightness(found))
     dullness = np.maximum(np.log((board_chroma + 5.0) / (chroma + 5.0)) - DULL_FROM, 0.0)
-    return (np.log(relative_lightness(found)) - DYE_WEIGHT * np.maximum(saturation - NATURAL_MAX_SATURATION, 0.0)
-            - dullness)
+    dullness[brightness > STAIN_MAX_BRIGHTNESS] = 0.0
+    return brightness - DYE_WEIGHT * np.maximum(saturation - NATURAL_MAX_SATURATION, 0.0) - dullness
 
 
 def split_in_two(values: np.ndarray) -> tuple[float, float, float]:

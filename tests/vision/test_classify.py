@@ -98,3 +98,11 @@ def test_red_and_light_teams_are_told_apart_on_walnut():
     result = classify_pieces(detections(faces, surround=WALNUT), board=load_board("crokinole"))
     assert result.kinds == ("light", "dark", "light", "dark")
     assert (result.margin > 0.5).all()
+
+
+def test_white_discs_brighter_than_a_colourful_board_are_light_however_dull():
+    # As simulated clip 5113 at 26.4 s: two white discs half again as bright as warm wood, with chromas of 3 and 10
+    # against the board's 30, beside two red ones. Counted dull, the duller white went with the reds.
+    faces = [(250, 129, 131), (252, 124, 137), (98, 181, 157), (97, 178, 158)]
+    result = classify_pieces(detections(faces, surround=(148, 140, 155)), board=load_board("crokinole"))
+    assert result.kinds == ("light", "light", "dark", "dark")
