@@ -1063,7 +1063,9 @@ class EventInferer:
             # None counted (a dark ditch): a disc seen moving in the ditch after the hole's busiest moment did
             # not go into the hole: a gone disc near its bearing, else the shot disc (from anywhere).
             from_rad = self._shot_from_rad(motion)
-            for _, angle in _spell_groups(_after(motion.ditch, max(hole.peak_t_s, motion.strike_s or 0.0))):
+            # The shot disc, over the hole at its busiest, cannot land sooner than it takes to cross the board.
+            shot_lands_s = hole.peak_t_s + self._shooting_line_mm / MAX_POCKETING_SPEED_MM_S
+            for t_s, angle in _spell_groups(_after(motion.ditch, max(hole.peak_t_s, motion.strike_s or 0.0))):
                 # A disc leaves outward, or on along the shot's line: one on the hole's brink struck across the
                 # hole lands on the far side.
                 apart = {t.track_id: min(_angle_apart(t.bearing_rad, angle),
@@ -1072,7 +1074,7 @@ class EventInferer:
                 near = [t for t in unexplained if apart[t.track_id] <= LANDING_REACH_RAD]
                 if near:
                     unexplained.remove(min(near, key=lambda t: apart[t.track_id]))
-                elif shot_disc is not None:
+                elif shot_disc is not None and t_s >= shot_lands_s:
                     shot_disc = None
             if not unexplained and shot_disc is None:
                 return None

@@ -1232,3 +1232,19 @@ def test_crokinole_a_disc_read_late_when_nothing_moved_since_the_last_reading_is
     again = reading(("dark", 100, 0), ("light", -307, -53), ("light", -110, 207), game="crokinole")
     assert inf.settled(again, 0.5, Motion(0.5, None, ditch_discs=ditch_with(), still=True)) == []
     assert inf.settled(again, 1.0, None) == []
+
+
+def test_crokinole_motion_in_the_ditch_too_soon_after_the_shot_crossed_the_hole_is_no_landing_of_the_shot_disc():
+    # As crokinole clip 5111 at 25 s: dark's shot went into the dark hole at 24.9 s; the ditch stirred on the shooter's
+    # side 0.07 s later (the shooter's hand withdrawn), too soon for the shot disc to have crossed the board to it.
+    for stirred_s, expected in ((24.97, "sunk_20"), (25.3, "off_board")):
+        inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), hole_radius_mm=17.5,
+                           shooting_line_radius_mm=304.8, first_shooter="light")
+        discs = (("light", -193, 125), ("dark", 27, 50), ("light", -65, 20), ("dark", -80, -61))
+        inf.settled(reading(*discs, game="crokinole"), 0.0, Motion(0.0, None, ditch_discs=ditch_with(2, 12)))
+        inf.settled(reading(*discs, ("light", 150, -150), game="crokinole"), 22.5,
+                    Motion(20.5, 21.6, ditch_discs=ditch_with(2, 12)))
+        motion = Motion(23.5, 24.67, (PocketActivity(0, 1.15, 24.9),), hole_hides=("dark",),
+                        ditch=((23.7, sector_angle(21)), (stirred_s, sector_angle(22))), ditch_discs=ditch_with(2, 12))
+        observations = inf.settled(reading(*discs, ("light", 150, -150), game="crokinole"), 25.5, motion)
+        assert [(o.type, o.piece) for o in observations] == [("shot", "dark"), (expected, "dark")], stirred_s
