@@ -288,9 +288,10 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         ok = (nearest == k) & on_surface(mm, board, margin_mm=PARALLAX_MARGIN_MM)
         weak = (found.vote_share < PEAK_VOTE_SHARE) | found.is_partial
         printed_faint = weak & ~faint_region(mm, board, radius_mm=size.radius_mm)
-        ok &= ~printed_faint | found.is_partial | (by_team & faint_region(mm, board, radius_mm=size.radius_mm,
-                                                                          by_pegs=True)) | (
-            printed_faint_region(mm, board, radius_mm=size.radius_mm) & (found.support >= faint_on_print.min_support))
+        by_peg = (faint_region(mm, board, radius_mm=size.radius_mm, by_pegs=True) if by_team
+                  else np.zeros(len(mm), bool))
+        ok &= ~printed_faint | found.is_partial | by_peg | (printed_faint_region(mm, board, radius_mm=size.radius_mm)
+                                                            & (found.support >= faint_on_print.min_support))
         centres.append(mm[ok])
         radii.append(r_mm[ok])
         size_index.append(np.full(ok.sum(), k))
