@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CrokinoleBoard
+from vision.piece_colours import pieces_mask
 from vision.rectify_board import BoardView
 
 OFF_BOARD_COLOUR = 15.0
@@ -171,10 +172,7 @@ def find_covers(view: BoardView, *, board: BoardModel, pieces_mm: np.ndarray, pi
         distance = np.minimum(distance, np.hypot(lab[..., 1] - board_lab[1], lab[..., 2] - board_lab[2])
                               + 0.25 * np.abs(lab[..., 0] - board_lab[0]))
     other = (distance > OFF_BOARD_COLOUR) & inner & ~_known_print(view, board, printed_mm, print_radius_mm)
-    drawn = np.zeros(other.shape, np.uint8)
-    for (u, v), r in zip(view.to_px(pieces_mm), pieces_radius_mm):
-        cv2.circle(drawn, (int(round(u)), int(round(v))), int(round((r + 3.0) * s)), 1, -1)
-    other &= drawn == 0
+    other &= ~pieces_mask(view, pieces_mm, pieces_radius_mm, margin_mm=3.0)
     width = max(3, int(round(THINNEST_COVER_MM * s)) | 1)
     other = cv2.morphologyEx(other.astype(np.uint8), cv2.MORPH_OPEN,
                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))

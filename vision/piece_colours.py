@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 
+import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, CrokinoleBoard
@@ -33,11 +34,12 @@ def _disc_offsets(inner: float, outer: float, step: float = 1.0) -> np.ndarray:
 
 
 def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, outer_px: float,
-                   towards_px: np.ndarray | None = None) -> np.ndarray:
+                   towards_px: np.ndarray | None = None, excluded: np.ndarray | None = None) -> np.ndarray:
     """Median Lab over an annulus (inner_px..outer_px) around each centre: (n, 3).
 
     With `towards_px` (n, 2), each median is taken over the half of the annulus
-    facing that direction (a zero vector keeps all of it).
+    facing that direction (a zero vector keeps all of it). With `excluded` ((H, W) bool, e.g. the pieces
+    beside), those pixels are left out where at least a quarter of the annulus remains.
     """
     if len(centres_px) == 0:
         return np.zeros((0, 3))
@@ -47,15 +49,29 @@ def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, 
     xs = np.clip(pts[..., 0], 0, w - 1)
     ys = np.clip(pts[..., 1], 0, h - 1)
     values = lab[ys, xs].astype(np.float64)
-    if towards_px is None:
+    if towards_px is None and excluded is None:
         return np.median(values, axis=1)
-    facing = (offsets[None, :, :] * np.asarray(towards_px)[:, None, :]).sum(axis=2) >= 0
-    # Most pieces overhang no pocket: their whole annulus counts, and a plain median is several times quicker.
-    whole = facing.all(axis=1)
+    kept = np.ones(values.shape[:2], bool)
+    if excluded is not None:
+        kept = ~excluded[ys, xs]
+        kept |= (kept.mean(axis=1) < 0.25)[:, None]
+    if towards_px is not None:
+        kept &= (offsets[None, :, :] * np.asarray(towards_px)[:, None, :]).sum(axis=2) >= 0
+    # Most pieces overhang no pocket and have none beside: their whole annulus counts, and a plain median is
+    # several times quicker.
+    whole = kept.all(axis=1)
     colours = np.empty((len(values), 3))
     colours[whole] = np.median(values[whole], axis=1)
-    colours[~whole] = masked_median(values[~whole], facing[~whole])
+    colours[~whole] = masked_median(values[~whole], kept[~whole])
     return colours
+
+
+def pieces_mask(view: BoardView, centres_mm: np.ndarray, radii_mm: np.ndarray, *, margin_mm: float) -> np.ndarray:
+    """(H, W) bool of the view: the pieces at `centres_mm`, each `margin_mm` wider than its radius."""
+    drawn = np.zeros(view.image.shape[:2], np.uint8)
+    for (u, v), r in zip(view.to_px(np.asarray(centres_mm).reshape(-1, 2)), radii_mm):
+        cv2.circle(drawn, (int(round(u)), int(round(v))), int(round((r + margin_mm) * view.px_per_mm)), 1, -1)
+    return drawn > 0
 
 
 def face_spread(lab: np.ndarray, centres_px: np.ndarray, face_lab: np.ndarray, *, radius_px: float,

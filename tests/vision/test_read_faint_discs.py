@@ -76,6 +76,21 @@ def test_discs_with_faint_rims_that_stand_apart_in_colour_are_found(places, seed
     assert len(reading.pieces) == len(places)
 
 
+def test_the_wood_between_two_light_discs_and_a_line_is_no_disc():
+    # Simulated clip 5116 at 53.8 s, its last shot played: between the light discs at (43, -176) and (-10, -185),
+    # on the 10 line, the discs' edges and the line drew a faint rim round the bare wood.
+    board = load_board("crokinole")
+    r = board.disc_diameter_mm / 2
+    places = (("light", 43.19, -176.39), ("light", -99.34, 13.76), ("light", -10.29, -184.59),
+              ("light", -12.41, 93.42), ("dark", 151.76, 188.76), ("dark", -55.83, 232.42), ("dark", -42.53, 38.83))
+    frame = SceneFrame(0.0, tuple(PieceState(i, kind, x, y, r) for i, (kind, x, y) in enumerate(places)))
+    image, homography = film_still(frame, board=board, seed=5116, difficulty="medium", resolution=(960, 540))
+    reading = read_pieces(image, homography=homography, board=board)
+    for kind, x, y in places:
+        assert _kinds_near(reading, x, y) == [kind]
+    assert len(reading.pieces) == len(places)
+
+
 @pytest.fixture(scope="module")
 def pale_disc_clip(tmp_path_factory):
     """Simulated crokinole clip 5108, to its seventh shot: light discs on pale maple, one come to rest by a peg."""
