@@ -37,6 +37,10 @@ GRID_MM = 4.0  # the frame is compared at points this far apart (as many at any 
 MAX_FLIGHTS = 2000  # spells kept between settled views (a crowd in view: the last ones)
 # This share of all stretches changing in one frame is the board bumped or the light changed, not a piece.
 GLOBAL_SHARE = 0.2
+# A piece over the frame, smeared by its speed, changes at most this many stretches in a row (a stretch is a quarter
+# of a side, three rings wide); more in a row is a hand or its shadow reaching over (simulated couronne clip 5107 at
+# 110.5 s: three stretches of the east side at once as a ring dropped into a pocket there).
+PIECE_STRETCHES = 2
 
 
 class FrameWatch:
@@ -85,6 +89,7 @@ class FrameWatch:
         active = _counts(changed, self._frame_stretch) >= self._min_points
         if active.mean() >= GLOBAL_SHARE:
             active[:] = False
+        wide = _in_runs_longer(active, PIECE_STRETCHES)
         starting = np.flatnonzero(active & ~self._active)
         self._active = active
         if not len(starting):
@@ -93,7 +98,7 @@ class FrameWatch:
         arms = _counts(_changed(table, self._table_settled, PIXEL_CHANGE), self._table_stretch) >= self._min_arm_points
         # Fingers reach a little sideways of where the arm lies across the table: its stretch and those beside it.
         arms = arms | np.roll(arms, 1) | np.roll(arms, -1)
-        self._spells.extend((t_s, int(stretch)) for stretch in starting if not arms[stretch])
+        self._spells.extend((t_s, int(stretch)) for stretch in starting if not (arms[stretch] or wide[stretch]))
 
     def flights(self) -> tuple[tuple[float, float, float], ...]:
         """(t_s, x_mm, y_mm) of each spell of a stretch of the frame changing since the last reset, with no arm
@@ -147,3 +152,21 @@ def _changed(a: np.ndarray, b: np.ndarray, change: int) -> np.ndarray:
 def _counts(changed: np.ndarray, stretch_of_point: np.ndarray) -> np.ndarray:
     """Per stretch, how many of its points are `changed`."""
     return np.bincount(stretch_of_point[changed], minlength=STRETCHES)
+
+
+def _in_runs_longer(active: np.ndarray, most: int) -> np.ndarray:
+    """True for the active stretches in a run of more than `most` active ones in a row, round the corners too."""
+    if active.all():
+        return active.copy()
+    # Rolled to start after an idle stretch, no run wraps round the end.
+    shift = int(np.flatnonzero(~active)[0]) + 1
+    rolled = np.roll(active, -shift)
+    wide = np.zeros(len(active), bool)
+    start = None
+    for i, on in enumerate(np.append(rolled, False)):
+        if on and start is None:
+            start = i
+        elif not on and start is not None:
+            wide[start:i] = i - start > most
+            start = None
+    return np.roll(wide, shift)

@@ -62,6 +62,20 @@ def test_flights_are_kept_when_the_view_moves_and_forgotten_at_a_reset():
     assert moved.flights() == ()
 
 
+def test_a_shadow_reaching_along_the_frame_is_no_flight_though_a_ring_flying_off_beside_it_is():
+    # Along the east side towards pocket 2, over three of its stretches at once: no ring is that wide.
+    stretch_mm = 2 * BOARD.half_side_mm / 8
+    outer = BOARD.half_side_mm + BOARD.frame_width_mm
+    shadowed = frame()
+    px = lambda x_mm, y_mm: (round(300 + SCALE * x_mm), round(300 + SCALE * y_mm))
+    cv2.rectangle(shadowed, px(BOARD.half_side_mm, BOARD.half_side_mm - 3 * stretch_mm + 10),
+                  px(outer, BOARD.half_side_mm - 10), (20, 50, 15), -1)
+    watch = FrameWatch(homography(), board=BOARD, image_shape=SHAPE)
+    assert play(watch, [frame(), frame(), shadowed]) == ()
+    watch = FrameWatch(homography(), board=BOARD, image_shape=SHAPE)
+    assert len(play(watch, [frame(), frame(), frame(ring_mm=(390, 250))])) == 1
+
+
 def arm(fingers_to_mm=120):
     """The sleeve across the table south of the board (x 10-60 mm), the fingers over the frame beside it."""
     image = frame()
