@@ -26,8 +26,7 @@ from vision.crokinole_shaded import SHADED_RIMS, flat_in_the_light, shaded_discs
 from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, longest_arc,
                                  rim_edges, rim_radius, verify_rims)
 from vision.face_shading import shaded_as_coins
-from vision.piece_colours import (BOARD_FACE_MATCH, board_face_gap, face_spread, median_colours, piece_colours,
-                                  pieces_mask, step_share)
+from vision.piece_colours import BOARD_FACE_MATCH, board_face_gap, face_spread, piece_colours, pieces_mask, step_share
 from vision.piece_detections import PieceDetections, PieceSize, piece_sizes
 from vision.print_symmetry import symmetry_gap
 from vision.rectify_board import BoardView
@@ -524,18 +523,17 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
                                                     partial[free])
     if len(candidates) == 0:
         return PieceDetections.empty()
-    colour, surround = piece_colours(lab, view, candidates.centres_mm, candidates.size, sizes, board)
+    # Crokinole: the board around a faint rim is the wood's, not the discs' beside. The wood between two light discs
+    # and a line is drawn as a rim round the wood's own colour (simulated clip 5116 at 53.8 s: 24 Lab units from its
+    # surround with the discs, 7 without).
+    beside = (pieces_mask(view, found.centres_mm, found.radii_mm, margin_mm=1.0)
+              if isinstance(board, CrokinoleBoard) and len(found) else None)
+    colour, surround = piece_colours(lab, view, candidates.centres_mm, candidates.size, sizes, board,
+                                     around_excluded=beside)
     centres_px = view.to_px(candidates.centres_mm)
     if isinstance(board, CrokinoleBoard):
         # The wood's grain draws faint disc-sized arcs around the board's own colour; a disc's face is its team's
-        # colour all over. (The board around a disc by the 20-hole is not even: the hole is in it.) The board
-        # around is the wood's, not the discs' beside: the wood between two light discs and a line is drawn as a
-        # rim round the wood's own colour (simulated clip 5116 at 53.8 s: 24 Lab units from its surround with the
-        # discs, 7 without).
-        if len(found):
-            surround = median_colours(lab, centres_px, inner_px=1.2 * sizes[0].radius_mm * s,
-                                      outer_px=1.5 * sizes[0].radius_mm * s,
-                                      excluded=pieces_mask(view, found.centres_mm, found.radii_mm, margin_mm=1.0))
+        # colour all over. (The board around a disc by the 20-hole is not even: the hole is in it.)
         gap = np.linalg.norm(colour - surround, axis=1)
         is_even = ~partial & (face_spread(lab, centres_px, colour, radius_px=0.6 * sizes[0].radius_mm * s)
                               <= CROKINOLE_FAINT_MAX_FACE_SPREAD)

@@ -89,7 +89,6 @@ class FrameWatch:
         active = _counts(changed, self._frame_stretch) >= self._min_points
         if active.mean() >= GLOBAL_SHARE:
             active[:] = False
-        wide = _in_runs_longer(active, PIECE_STRETCHES)
         starting = np.flatnonzero(active & ~self._active)
         self._active = active
         if not len(starting):
@@ -98,6 +97,7 @@ class FrameWatch:
         arms = _counts(_changed(table, self._table_settled, PIXEL_CHANGE), self._table_stretch) >= self._min_arm_points
         # Fingers reach a little sideways of where the arm lies across the table: its stretch and those beside it.
         arms = arms | np.roll(arms, 1) | np.roll(arms, -1)
+        wide = _in_runs_longer(active, PIECE_STRETCHES)
         self._spells.extend((t_s, int(stretch)) for stretch in starting if not (arms[stretch] or wide[stretch]))
 
     def flights(self) -> tuple[tuple[float, float, float], ...]:
@@ -156,17 +156,6 @@ def _counts(changed: np.ndarray, stretch_of_point: np.ndarray) -> np.ndarray:
 
 def _in_runs_longer(active: np.ndarray, most: int) -> np.ndarray:
     """True for the active stretches in a run of more than `most` active ones in a row, round the corners too."""
-    if active.all():
-        return active.copy()
-    # Rolled to start after an idle stretch, no run wraps round the end.
-    shift = int(np.flatnonzero(~active)[0]) + 1
-    rolled = np.roll(active, -shift)
-    wide = np.zeros(len(active), bool)
-    start = None
-    for i, on in enumerate(np.append(rolled, False)):
-        if on and start is None:
-            start = i
-        elif not on and start is not None:
-            wide[start:i] = i - start > most
-            start = None
-    return np.roll(wide, shift)
+    # Where a window of most + 1 stretches is all active, and every stretch such a window covers.
+    full = np.logical_and.reduce([np.roll(active, -k) for k in range(most + 1)])
+    return np.logical_or.reduce([np.roll(full, k) for k in range(most + 1)])

@@ -51,10 +51,8 @@ def median_colours(lab: np.ndarray, centres_px: np.ndarray, *, inner_px: float, 
     values = lab[ys, xs].astype(np.float64)
     if towards_px is None and excluded is None:
         return np.median(values, axis=1)
-    kept = np.ones(values.shape[:2], bool)
-    if excluded is not None:
-        kept = ~excluded[ys, xs]
-        kept |= (kept.mean(axis=1) < 0.25)[:, None]
+    kept = np.ones(values.shape[:2], bool) if excluded is None else ~excluded[ys, xs]
+    kept |= (kept.mean(axis=1) < 0.25)[:, None]
     if towards_px is not None:
         kept &= (offsets[None, :, :] * np.asarray(towards_px)[:, None, :]).sum(axis=2) >= 0
     # Most pieces overhang no pocket and have none beside: their whole annulus counts, and a plain median is
@@ -158,10 +156,12 @@ def _away_from_pockets(centres_mm: np.ndarray, board: BoardModel, sizes: tuple[P
 
 
 def piece_colours(lab: np.ndarray, view: BoardView, centres_mm: np.ndarray, size_arr: np.ndarray,
-                  sizes: tuple[PieceSize, ...], board: BoardModel) -> tuple[np.ndarray, np.ndarray]:
+                  sizes: tuple[PieceSize, ...], board: BoardModel,
+                  around_excluded: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Median colour of each piece's face (a ring's band, a disc's middle) and of the board just around it.
 
-    A piece over a pocket's mouth is judged on the half of its face away from the pocket.
+    A piece over a pocket's mouth is judged on the half of its face away from the pocket. With `around_excluded`
+    ((H, W) bool, e.g. `pieces_mask` of the pieces beside), those pixels are left out of the board around.
     """
     s = view.px_per_mm
     centres_px = view.to_px(centres_mm)
@@ -178,5 +178,5 @@ def piece_colours(lab: np.ndarray, view: BoardView, centres_mm: np.ndarray, size
         colour[at] = median_colours(lab, centres_px[at], inner_px=inner * s, outer_px=outer * s,
                                     towards_px=away[at])
         surround[at] = median_colours(lab, centres_px[at], inner_px=1.2 * size.radius_mm * s,
-                                      outer_px=1.5 * size.radius_mm * s)
+                                      outer_px=1.5 * size.radius_mm * s, excluded=around_excluded)
     return colour, surround
