@@ -115,6 +115,16 @@ POCKET_CORNER_REACH_MM = 45.0
 PRINT_CLEARANCE_MM = 3.0
 """Least gap between a faint rim and any printed figure (`clear_of_print`): the print's line width and blur."""
 
+LETTERING_SHARE = (0.15, 0.75)
+"""How far from the board's colour towards the print's a face lies where a faint rim encloses printed lettering (a
+maker's name, in the base circles' colour): letters and the board between them (simulated clips 5142 and 5146,
+grey and pale boards: 0.24 and 0.31). Faint coins lie near the board's colour or beyond the print's (tuning stills
+81000-81059: -1.06 to 0.10, or 0.88 and more)."""
+
+LETTERING_MAX_OFF_LINE = 0.1
+"""How far off the line from the board's colour to the print's such a face lies, as a share of that line's
+length (the lettering: 0.01 and 0.04)."""
+
 
 def printed_discs_mm(board: BoardModel) -> np.ndarray:
     """Centres (n, 2) of filled printed circles of about a piece's size (carrom base and centre circles)."""
@@ -319,6 +329,31 @@ def coin_on_print(candidates: PieceDetections, colour: np.ndarray, surround: np.
     printed = printed_mask(joined, lab, view, board=board, edges=edges, sizes=sizes)[len(found):]
     outline = printed_outline(joined, lab, view, board=board)[len(found):]
     return face_even & ~printed & ~outline
+
+
+def base_print_lab(lab: np.ndarray, view: BoardView, *, board: CarromBoard) -> np.ndarray:
+    """8-bit Lab colour of the board's filled base circles: the median of the eight's (pieces lie on a few)."""
+    s = view.px_per_mm
+    colours = median_colours(lab, view.to_px(printed_discs_mm(board)[1:]), inner_px=0.0,
+                             outer_px=0.5 * board.base_circle_diameter_mm / 2 * s)
+    return np.median(colours, axis=0)
+
+
+def printed_lettering(colour_lab: np.ndarray, surround_lab: np.ndarray, print_lab: np.ndarray) -> np.ndarray:
+    """True for faces that are the board's colour thinned towards its print's: letters seen through a faint rim.
+
+    Parameters
+    ----------
+    colour_lab, surround_lab : (n, 3) 8-bit Lab of each rim's face and of the board just around it.
+    print_lab : (3,) 8-bit Lab of the board's print (`base_print_lab`).
+    """
+    towards = np.asarray(print_lab, np.float64)[None, :] - surround_lab
+    seen = colour_lab - surround_lab
+    length2 = np.maximum((towards ** 2).sum(axis=1), 1e-9)
+    share = (seen * towards).sum(axis=1) / length2
+    off_line = np.linalg.norm(seen - share[:, None] * towards, axis=1) / np.sqrt(length2)
+    low, high = LETTERING_SHARE
+    return (share >= low) & (share <= high) & (off_line <= LETTERING_MAX_OFF_LINE)
 
 
 def clear_coins(found: PieceDetections) -> np.ndarray:

@@ -17,9 +17,10 @@ import dataclasses
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
-from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYMMETRY_MATCH, by_pockets, clear_coins,
-                                 clear_of_print, coin_on_print, half_rim_region, printed_discs_mm, printed_faint_region,
-                                 printed_half_rim, printed_mask, printed_outline)
+from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYMMETRY_MATCH, base_print_lab, by_pockets,
+                                 clear_coins, clear_of_print, coin_on_print, half_rim_region, printed_discs_mm,
+                                 printed_faint_region, printed_half_rim, printed_lettering, printed_mask,
+                                 printed_outline)
 from vision.carrom_striker import CoinRims, coin_rims_inside, large_piece_among, striker_decided
 from vision.carrom_strokes import stroke_mask
 from vision.crokinole_shaded import SHADED_RIMS, flat_in_the_light, shaded_discs
@@ -558,6 +559,10 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
                              radius_px=HALF_RIM_SURROUND_REACH * sizes[0].radius_mm * s,
                              excluded=stroke_mask(view, board=board) if isinstance(board, CarromBoard) else None)
         even = around <= np.where(partial, HALF_RIM_MAX_SURROUND_SPREAD, FAINT_MAX_SURROUND_SPREAD)
+        if isinstance(board, CarromBoard):
+            # A maker's name printed between a base line and the cushion draws faint coin-sized rims round its
+            # letters; the face they enclose is the board's colour thinned towards the print's.
+            even &= on_print | partial | ~printed_lettering(colour, surround, base_print_lab(lab, view, board=board))
     if on_print.any():
         # A half rim on the arrows by a pocket is judged by the board around it too, as half rims elsewhere are:
         # other pieces' edges draw half rims.
