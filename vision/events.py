@@ -557,7 +557,10 @@ class EventInferer:
             swapped = {pair for pair, kept in zip(crossed, same) if not kept}
             still = [pair for pair in still if pair not in swapped]
         free_t = [i for i in range(len(tracks)) if i not in {r for r, _ in still}]
-        free_p = [j for j in range(len(pieces)) if j not in {c for _, c in still}]
+        # A piece read where a lost one of its kind lay is that one read again (`_found_again`), not another moved
+        # there (simulated carrom clip 5144 at 31.4 s: a white read again where it was lost was taken for the one
+        # gone into the pocket, and a white unread elsewhere for the one gone).
+        free_p = [j for j in range(len(pieces)) if j not in {c for _, c in still} and not self._lost_at(pieces[j])]
         moved = []
         # Crokinole: a disc touching the outer line is taken off before the next shot (rules 4a): when
         # it is gone, another disc of its colour is not it moved. The disc waiting on the shooting line
@@ -632,10 +635,14 @@ class EventInferer:
         self._tracks.append(track)
         return track
 
+    def _lost_at(self, piece: Piece) -> list[_Track]:
+        """The lost pieces of `piece`'s kind that lay where it is read."""
+        return [t for t in self._lost if t.kind == piece.kind
+                and np.hypot(t.x_mm - piece.x_mm, t.y_mm - piece.y_mm) <= max(2 * t.r_mm, MOVED_MM)]
+
     def _found_again(self, piece: Piece) -> _Track | None:
         """The lost piece of `piece`'s kind that lay where it is read (taken from the lost), if any."""
-        near = [t for t in self._lost if t.kind == piece.kind
-                and np.hypot(t.x_mm - piece.x_mm, t.y_mm - piece.y_mm) <= max(2 * t.r_mm, MOVED_MM)]
+        near = self._lost_at(piece)
         if not near:
             return None
         found = min(near, key=lambda t: np.hypot(t.x_mm - piece.x_mm, t.y_mm - piece.y_mm))

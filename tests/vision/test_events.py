@@ -993,6 +993,26 @@ def test_a_carrom_coin_never_read_again_where_the_picture_never_changed_is_lost_
     assert kinds(observations) == [("shot", "striker", None)]
 
 
+def test_a_coin_read_again_where_a_lost_one_lay_is_that_one_and_not_the_one_gone_into_the_pocket_moved_there():
+    # As simulated carrom clip 5144 at 31.4 s: a pale white lost (never read again where nothing changed) is read
+    # again in its place as another white drops into the pocket beside which it lay.
+    inf = EventInferer("carrom", pocket_centres_mm=CARROM_POCKETS)
+    pale, by_pocket = ("white", 42, -251), ("white", 300, -300)
+    inf.settled(reading(*BASE, pale, by_pocket), 0.0, None)
+    nothing_changed = lambda xy, r: np.ones(len(xy), bool)  # noqa: E731
+    for k in range(1, LOST_UNREAD + 1):
+        unread = inf.settled(reading(*BASE, by_pocket), 2.0 * k, Motion(2.0 * k - 1, None, unchanged=nothing_changed))
+        assert unread == []
+    assert inf.kinds_on_board()["white"] == 2
+    struck = reading(*BASE[:3], ("striker", 120, 200), ("white", 43, -251))
+    busy = (PocketActivity(1, 0.3, 20.6),)
+    # The picture changed where the coin by the pocket lay, and nowhere else.
+    left = lambda xy, r: np.hypot(xy[:, 0] - 300, xy[:, 1] + 300) > 20  # noqa: E731
+    observations = inf.settled(struck, 22.0, Motion(19.0, 20.0, busy, unchanged=left))
+    assert kinds(observations) == [("shot", "striker", None), ("pocketed", "white", 1)]
+    assert inf.kinds_on_board()["white"] == 2
+
+
 def test_crokinole_a_disc_come_into_the_hole_with_no_strike_seen_was_shot_when_the_faint_motion_says():
     # A pale disc on a pale board sets no strike's motion going: the hole taking it says a shot was played.
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="light")
