@@ -42,6 +42,9 @@ HOLE_CHANGE = 30
 HOLE_DARK = 60  # an empty 20-hole whose brightest channel is at most this is dark: a dark disc lies in it unseen
 HOLE_STEADY_S = 0.2  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
 HOLE_PASS_S = 0.5  # a hole that looked full for less than this before looking empty again had a disc creep across it
+# A hole that looked full changing by as much again, for `HOLE_STEADY_S`, took its disc then: what filled it first only
+# just looked so (simulated clip 5132 at 9.7 s: the shooter's reach changed the look from 26 to 34 as the disc was set
+# down, and it fell in 1.3 s later, to 116).
 # Arms are watched on the table this far beyond the board's outer edge too: every arm over the board
 # crosses it, and a sleeve on the table is plain to see where skin over a wooden frame is not.
 APPROACH_MM = 100.0
@@ -207,7 +210,8 @@ class HoleWatch:
     around it now (the light changes during a match); a hole that goes from
     looking empty to looking full, and stays so for `HOLE_STEADY_S`, took a disc at the
     start of that stretch, unless it looks empty again within `HOLE_PASS_S` of it (a disc
-    crept across). Every such entry since the last `reset` is kept, so a 20 taken
+    crept across). A full look that changes by as much again, as lastingly, is when the disc
+    came: the first only just looked full. Every such entry since the last `reset` is kept, so a 20 taken
     out of the hole before the board settles is still seen, with whether the filled hole
     looked brighter than empty: a disc lighter than the hole came in (which colour it was,
     when two discs vanished at once). A disc lying over the mouth (a leaner) also fills it:
@@ -229,6 +233,8 @@ class HoleWatch:
         self.holding = False
         self.is_full = False
         self._since_s: float | None = None  # when the look last turned from what `holding` says
+        self._entry_change = 0.0  # how far the look had changed when the last entry was noted
+        self._deeper_since_s: float | None = None  # when a full look began changing as much again
         self._entries: list[float] = []
         self._brighter: list[bool] = []  # per entry: the filled hole looked brighter than empty
 
@@ -237,6 +243,7 @@ class HoleWatch:
         watch = HoleWatch(pockets, empty=empty)
         watch.holding, watch.is_full = self.holding, self.is_full
         watch._entries, watch._brighter = list(self._entries), list(self._brighter)
+        watch._entry_change = self._entry_change
         return watch
 
     def update(self, image: np.ndarray, t_s: float) -> None:
@@ -249,9 +256,12 @@ class HoleWatch:
         # The change in the empty look's light: a disc deep in the hole's shade under a dimmer lamp
         # differs from the hole by as little as the light is dimmer.
         change = (mouth - expected) / self._gain
-        self.is_full = float(np.abs(change).max(axis=1).mean()) > HOLE_CHANGE
+        level = float(np.abs(change).max(axis=1).mean())
+        self.is_full = level > HOLE_CHANGE
         if self.is_full == self.holding:
             self._since_s = None
+            if self.holding and self._entries:
+                self._retime_entry(level, change, t_s)
             return
         if self._since_s is None:
             self._since_s = t_s
@@ -260,11 +270,23 @@ class HoleWatch:
             if self.holding:
                 self._entries.append(self._since_s)
                 self._brighter.append(float(change.mean()) > 0)
+                self._entry_change, self._deeper_since_s = level, None
             elif self._entries and self._since_s - self._entries[-1] < HOLE_PASS_S:
                 # Full for less time than a disc ever lies in it: one crept across the mouth.
                 self._entries.pop()
                 self._brighter.pop()
             self._since_s = None
+
+    def _retime_entry(self, level: float, change: np.ndarray, t_s: float) -> None:
+        """A full look changed by as much again, lastingly: the last entry came then, as it looks now."""
+        if level - self._entry_change <= HOLE_CHANGE:
+            self._deeper_since_s = None
+            return
+        if self._deeper_since_s is None:
+            self._deeper_since_s = t_s
+        if t_s - self._deeper_since_s >= HOLE_STEADY_S - 1e-9:
+            self._entries[-1], self._brighter[-1] = self._deeper_since_s, float(change.mean()) > 0
+            self._entry_change, self._deeper_since_s = level, None
 
     def _light(self, image: np.ndarray) -> np.ndarray:
         """The board's colour around the hole (per channel, never 0); an even grey where none is in view."""

@@ -64,6 +64,20 @@ def test_a_disc_that_stays_in_the_hole_is_one_entry_and_the_watch_forgets_it_on_
     assert watch.entries() == () and watch.holding
 
 
+def test_a_hole_that_only_just_looked_full_took_its_disc_when_its_look_changed_as_much_again():
+    # As simulated clip 5132 at 9.7 s: the shooter's reach just changed the hole's look, the disc fell in 1.3 s later.
+    just_full = frame()
+    cv2.circle(just_full, (200, 200), round(0.4 * BOARD.hole_diameter_mm / 2), (55, 55, 55), -1)
+    lying = round(3 * HOLE_STEADY_S * FPS)
+    watch = watch_over([frame()] * 10 + [just_full] * 30 + [frame(disc_at_mm=(0, 0))] * lying)
+    assert watch.entries() == pytest.approx((40 / FPS,))
+    assert watch.brighter() == (True,)
+    # A look that changes little more, or not for long, leaves the entry where it was.
+    flicker = [frame(disc_at_mm=(0, 0))] * round(0.5 * HOLE_STEADY_S * FPS)
+    watch = watch_over([frame()] * 10 + [just_full] * 30 + flicker + [just_full] * 20)
+    assert watch.entries() == pytest.approx((10 / FPS,))
+
+
 def red_hole_frame(*, gain=(1.0, 1.0, 1.0), disc_bgr=None) -> np.ndarray:
     """A green board with a red 20-hole (BGR, as painted boards have), lit with `gain` per channel, a disc in the hole if asked."""
     image = np.full((400, 400, 3), (75, 123, 61), np.uint8)
