@@ -42,9 +42,6 @@ HOLE_CHANGE = 30
 HOLE_DARK = 60  # an empty 20-hole whose brightest channel is at most this is dark: a dark disc lies in it unseen
 HOLE_STEADY_S = 0.2  # the hole looks full (or empty) this long before that counts: a disc rolling over it is quicker
 HOLE_PASS_S = 0.5  # a hole that looked full for less than this before looking empty again had a disc creep across it
-# A hole that looked full changing by as much again, for `HOLE_STEADY_S`, took its disc then: what filled it first only
-# just looked so (simulated clip 5132 at 9.7 s: the shooter's reach changed the look from 26 to 34 as the disc was set
-# down, and it fell in 1.3 s later, to 116).
 # Arms are watched on the table this far beyond the board's outer edge too: every arm over the board
 # crosses it, and a sleeve on the table is plain to see where skin over a wooden frame is not.
 APPROACH_MM = 100.0
@@ -211,8 +208,8 @@ class HoleWatch:
     looking empty to looking full, and stays so for `HOLE_STEADY_S`, took a disc at the
     start of that stretch, unless it looks empty again within `HOLE_PASS_S` of it (a disc
     crept across). A full look that changes by as much again, as lastingly, is when the disc
-    came: the first only just looked full. Every such entry since the last `reset` is kept, so a 20 taken
-    out of the hole before the board settles is still seen, with whether the filled hole
+    came: the first only just looked full. Every such entry since the last `reset` is kept,
+    so a 20 taken out of the hole before the board settles is still seen, with whether the filled hole
     looked brighter than empty: a disc lighter than the hole came in (which colour it was,
     when two discs vanished at once). A disc lying over the mouth (a leaner) also fills it:
     the reading tells that apart.
@@ -278,7 +275,11 @@ class HoleWatch:
             self._since_s = None
 
     def _retime_entry(self, level: float, change: np.ndarray, t_s: float) -> None:
-        """A full look changed by as much again, lastingly: the last entry came then, as it looks now."""
+        """A full look changed by as much again, lastingly: the last entry came then, as it looks now.
+
+        What filled it first only just looked so (simulated clip 5132 at 9.7 s: the shooter's reach changed the look
+        from 26 to 34 as the disc was set down; it fell in 1.3 s later, to 116).
+        """
         if level - self._entry_change <= HOLE_CHANGE:
             self._deeper_since_s = None
             return

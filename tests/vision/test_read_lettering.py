@@ -48,7 +48,9 @@ def test_no_coin_is_read_on_the_makers_name():
             assert [p.kind for p in reading.pieces if np.hypot(p.x_mm - x, p.y_mm - y) < 5.0] == [kind]
 
 
-@pytest.mark.parametrize("kind, x_mm, y_mm", [("white", -337.0, -6.0), ("white", -330.0, 10.0), ("black", -337.0, -6.0)])
+@pytest.mark.parametrize("kind, x_mm, y_mm", [
+    ("white", -337.0, -6.0), ("white", -330.0, 10.0), ("black", -337.0, -6.0),
+])
 def test_a_coin_lying_on_the_makers_name_is_read(kind, x_mm, y_mm):
     places = (("black", -350.4, 100.0), ("queen", 19.3, 84.48), (kind, x_mm, y_mm))
     reading = _still(places)
