@@ -1013,6 +1013,21 @@ def test_a_coin_read_again_where_a_lost_one_lay_is_that_one_and_not_the_one_gone
     assert inf.kinds_on_board()["white"] == 2
 
 
+def test_two_coins_gone_in_a_break_as_two_pockets_stirred_went_one_into_each_and_the_striker_into_neither():
+    # As simulated carrom clip 5143 at 2.3 s: the striker unread after the break, two blacks gone, pockets 2 and 3
+    # each stirred once. Both blacks given to the busier pocket left the other's stir to the striker.
+    inf = EventInferer("carrom", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(("white", 0, 0), ("black", 0, 30), ("black", 27, -46), ("queen", -40, 0),
+                        ("striker", 0, -250)), 0.0, None)
+    stirred = tuple(PocketActivity(pocket, energy, t_s, t_s, (PocketSpell(t_s, energy),))
+                    for pocket, energy, t_s in ((2, 0.45, 2.27), (3, 0.36, 2.33)))
+    everything_changed = lambda xy, r: np.zeros(len(xy), bool)  # noqa: E731
+    after = reading(("white", 120, 90), ("queen", -160, 40))
+    observations = inf.settled(after, 3.2, Motion(1.4, 1.5, stirred, unchanged=everything_changed))
+    assert sorted(o.pocket for o in observations if o.type == "pocketed" and o.piece == "black") == [2, 3]
+    assert not [o for o in observations if o.piece == "striker" and o.type == "pocketed"]
+
+
 def test_crokinole_a_disc_come_into_the_hole_with_no_strike_seen_was_shot_when_the_faint_motion_says():
     # A pale disc on a pale board sets no strike's motion going: the hole taking it says a shot was played.
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="light")
