@@ -506,8 +506,10 @@ class EventInferer:
                 self._lost.append(track)
                 self._tracks.remove(track)
             elif explained or self.game == "crokinole" or track.missed >= CONFIRM_READINGS:
+                # Every stir of the pockets given to another piece gone with it: this one may only be unread.
+                unstirred = bool(shared) and track.track_id not in shared and track.missed == 1
                 observations.append(self._gone(track, reachable if explained else [], motion, observations,
-                                               shared.get(track.track_id)))
+                                               shared.get(track.track_id), doubtful=unstirred))
                 self._tracks.remove(track)
         if not (strikers_gone or vanished):
             observations += self._placed_and_pocketed(placed_then_gone, busy, observations, motion)
@@ -848,8 +850,10 @@ class EventInferer:
         return landings
 
     def _gone(self, track: _Track, busy: list[PocketActivity], motion: Motion, so_far: list[Observation],
-              spell: PocketActivity | None = None) -> Observation:
-        """Where the piece went: the busiest of the `busy` pockets, or its own `spell` of one (`_share_spells`)."""
+              spell: PocketActivity | None = None, *, doubtful: bool = False) -> Observation:
+        """Where the piece went: the busiest of the `busy` pockets, or its own `spell` of one (`_share_spells`).
+
+        A `doubtful` one (no spell left for it) is held for review."""
         when = track.missing_since_s
         if self.game == "crokinole" or not busy:
             # Crokinole discs leave for the ditch; a 20 is only ever seen in the hole.
@@ -860,6 +864,8 @@ class EventInferer:
         # The busiest pocket, unless the piece lay right at another busy one.
         scores = np.array([a.energy for a in busy]) / (1.0 + distance / 100.0)
         best = spell if spell is not None else busy[int(np.argmax(scores))]
+        if doubtful:
+            return self._into_pocket(best, track.kind, motion, so_far, confidence=0.5, needs_review=True)
         return self._into_pocket(best, track.kind, motion, so_far, confidence=0.95 if len(busy) == 1 else 0.75)
 
     def _into_pocket(self, pocket: PocketActivity, kind: str, motion: Motion, so_far: list[Observation], *,

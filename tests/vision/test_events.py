@@ -1028,6 +1028,18 @@ def test_two_coins_gone_in_a_break_as_two_pockets_stirred_went_one_into_each_and
     assert not [o for o in observations if o.piece == "striker" and o.type == "pocketed"]
 
 
+def test_two_coins_gone_where_one_pocket_stirred_once_the_one_without_a_stir_of_its_own_is_held_for_review():
+    # As simulated carrom clip 5143 at 5.7 s: a black dropped in, and a pale white was no longer read.
+    inf = inferer()
+    once = (PocketActivity(2, 0.33, 2.1, 2.1, (PocketSpell(2.1, 0.33),)),)
+    everything_changed = lambda xy, r: np.zeros(len(xy), bool)  # noqa: E731
+    after = reading(("queen", -40, 0), ("striker", 100, 80))
+    observations = inf.settled(after, 3.0, Motion(1.0, 1.2, once, unchanged=everything_changed))
+    pocketed = [o for o in observations if o.type == "pocketed"]
+    assert sorted(o.piece for o in pocketed) == ["black", "white"]
+    assert sorted(o.needs_review for o in pocketed) == [False, True]
+
+
 def test_crokinole_a_disc_come_into_the_hole_with_no_strike_seen_was_shot_when_the_faint_motion_says():
     # A pale disc on a pale board sets no strike's motion going: the hole taking it says a shot was played.
     inf = EventInferer("crokinole", pocket_centres_mm=((0.0, 0.0),), first_shooter="light")
