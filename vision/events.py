@@ -889,11 +889,11 @@ class EventInferer:
 
         Each piece dropping in makes a spell: a pocket busy twice took two pieces, each at its own time,
         and a piece beside a quieter pocket is not given to the busiest. A piece given no spell of its own
-        (two coins dropping in together) is left to `_gone`. In a single stroke which spell is whose cannot
-        be told from where they lay (the break), but every pocket that stirred took one: two coins gone in
-        a break, one into each of two pockets, are not both given to the busier, leaving the other's stir
-        to the striker (simulated carrom clip 5143 at 2.3 s). Returns track id -> its pocket, narrowed to
-        its spell.
+        (two coins dropping in together, or one no longer read) is left to `_gone`, held for review. In a
+        single stroke which spell is whose cannot be told from where they lay (the break), but every pocket
+        that stirred took one: two coins gone in a break, one into each of two pockets, are not both given
+        to the busier, leaving the other's stir to the striker (simulated carrom clip 5143 at 2.3 s).
+        Returns track id -> its pocket, narrowed to its spell.
         """
         if len(tracks) < 2 or motion.strike_s is None:
             return {}
