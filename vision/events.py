@@ -864,9 +864,8 @@ class EventInferer:
         # The busiest pocket, unless the piece lay right at another busy one.
         scores = np.array([a.energy for a in busy]) / (1.0 + distance / 100.0)
         best = spell if spell is not None else busy[int(np.argmax(scores))]
-        if doubtful:
-            return self._into_pocket(best, track.kind, motion, so_far, confidence=0.5, needs_review=True)
-        return self._into_pocket(best, track.kind, motion, so_far, confidence=0.95 if len(busy) == 1 else 0.75)
+        confidence = 0.5 if doubtful else 0.95 if len(busy) == 1 else 0.75
+        return self._into_pocket(best, track.kind, motion, so_far, confidence=confidence, needs_review=doubtful)
 
     def _into_pocket(self, pocket: PocketActivity, kind: str, motion: Motion, so_far: list[Observation], *,
                      confidence: float, needs_review: bool = False) -> Observation:
