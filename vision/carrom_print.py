@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard
+from vision.classify_pieces import looks_like_queen
 from vision.detect_discs import EdgeField, rim_edges
 from vision.face_shading import shaded_as_coins
 from vision.piece_colours import BOARD_FACE_MATCH, board_face_gap, face_spread, median_colours
@@ -60,6 +61,10 @@ DISPLACED_PRINT_RATIO_MATCH = 0.3
 BARE_BOARD_MATCH = 12.0
 """Lab distance under which a face between the base lines is the bare board seen beyond them."""
 
+FLAT_CENTRE_COLOUR_MATCH = 28.0
+"""Lab distance from the base circles' colour under which a disc on the centre circle, its face as flat as theirs, is
+the print: the bare centre circle measured up to 16 units off them on tuning stills (81019), a white coin 60 and up."""
+
 ENGRAVING_SPREAD = 4.0
 """Lab spread over a face, beyond that of the free base circles in the same view, from which a disc on the
 centre circle is a coin (the queen, engraved and shaded) rather than the print of the same colour."""
@@ -72,6 +77,10 @@ its face 13 and up there (break formations rendered with the lights of stills 60
 MAX_PRINT_FIGURE_SPREAD = 35.0
 """Upper-quartile Lab spread of a face over which a disc inside the centre figure is the figure's print
 (star points of several colours), not a piece: a coin's face is one colour and its engraving."""
+
+QUEEN_ELSEWHERE_FROM = 1.5
+"""Distance from the board's centre, in the centre circle's radii, beyond which a red coin is a queen away from the
+circle: the circle's own fits lie within 0.8 of its radius (`printed_mask`)."""
 
 BASE_LINE_END_SUPPORT = 0.6
 """Least rim support, over the parts of the rim not facing the lines, of a disc sitting between two base
@@ -463,7 +472,10 @@ def printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, bo
     engraved = spread > print_spread + ENGRAVING_SPREAD
     # Ringed by coins, a face as even as flat paint is still the print: the queen taken from the break formation.
     flat = spread < FLAT_PRINT_SPREAD
-    centre_print = at_centre & looks_printed & (~surrounded | flat) & ~engraved
+    # A face flatter than the base prints' own is paint, though the centre circle's red may stand further from
+    # theirs than a queen's does (tuning stills: bare centres 0 to 7 Lab units of spread, queens on it 12 and up).
+    flat_as_print = (spread <= print_spread) & (colour_gap < FLAT_CENTRE_COLOUR_MATCH)
+    centre_print = at_centre & (looks_printed | flat_as_print) & (~surrounded | flat) & ~engraved
     in_figure = np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) < board.outer_circle_diameter_mm / 2
     figure_print = in_figure & (spread > MAX_PRINT_FIGURE_SPREAD)
     band = base_line_bands(found.centres_mm, board)
@@ -487,4 +499,10 @@ def printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, bo
         coins = clear_coins(found.filter(~(at_centre | base_print | figure_print | line_print)))
         centre_print[centre_print] = ~shaded_as_coins(found.centres_mm[centre_print], coins, lab, view,
                                                         radius_mm=sizes[0].radius_mm)
+    # A game has one queen: a red circle on the centre while a red coin lies clear of it is the centre's print
+    # (simulated clip 5200: the bare circle, fitted 8 mm off it with a star point, read as a second queen).
+    red = looks_like_queen(found.colour_lab, found.surround_lab)
+    queen_elsewhere = red & ~(base_print | figure_print | line_print) & (
+        np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) > QUEEN_ELSEWHERE_FROM * radius)
+    centre_print |= at_centre & red & queen_elsewhere.any()
     return base_print | centre_print | figure_print | line_print
