@@ -134,6 +134,13 @@ LETTERING_MAX_OFF_LINE = 0.1
 """How far off the line from the board's colour to the print's such a face lies, as a share of that line's
 length (the lettering: 0.01 and 0.04)."""
 
+HALF_COVERED_SHARE = (0.4, 0.8)
+"""How far from the board's colour towards the print's the face of a base circle half under a pale coin lies
+(simulated clips 5143 at 47 s and 5200 at 6.1 s, a white on a white and on a pale board: 0.66 and 0.67)."""
+
+HALF_COVERED_MAX_OFF_LINE = 0.3
+"""How far off that line its face may lie, as a share of the line's length (the same: 0.15 and 0.21)."""
+
 
 def printed_discs_mm(board: BoardModel) -> np.ndarray:
     """Centres (n, 2) of filled printed circles of about a piece's size (carrom base and centre circles)."""
@@ -356,13 +363,21 @@ def printed_lettering(colour_lab: np.ndarray, surround_lab: np.ndarray, print_la
     colour_lab, surround_lab : (n, 3) 8-bit Lab of each rim's face and of the board just around it.
     print_lab : (3,) 8-bit Lab of the board's print (`base_print_lab`).
     """
+    return _between_board_and_print(colour_lab, surround_lab, print_lab, share=LETTERING_SHARE,
+                                    max_off_line=LETTERING_MAX_OFF_LINE)
+
+
+def _between_board_and_print(colour_lab: np.ndarray, surround_lab: np.ndarray, print_lab: np.ndarray, *,
+                             share: tuple[float, float], max_off_line: float) -> np.ndarray:
+    """True for faces lying on the line from the board's colour around them to the print's, within `share` of
+    the way along it and at most `max_off_line` of its length off it."""
     towards = np.asarray(print_lab, np.float64)[None, :] - surround_lab
     seen = colour_lab - surround_lab
     length2 = np.maximum((towards ** 2).sum(axis=1), 1e-9)
-    share = (seen * towards).sum(axis=1) / length2
-    off_line = np.linalg.norm(seen - share[:, None] * towards, axis=1) / np.sqrt(length2)
-    low, high = LETTERING_SHARE
-    return (share >= low) & (share <= high) & (off_line <= LETTERING_MAX_OFF_LINE)
+    along = (seen * towards).sum(axis=1) / length2
+    off_line = np.linalg.norm(seen - along[:, None] * towards, axis=1) / np.sqrt(length2)
+    low, high = share
+    return (along >= low) & (along <= high) & (off_line <= max_off_line)
 
 
 def clear_coins(found: PieceDetections) -> np.ndarray:
@@ -457,6 +472,10 @@ def printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, bo
     # is the print only if it matches it closely in both ways.
     near_base = gaps.min(axis=0) < DISPLACED_PRINT_REACH * radius
     base_print |= near_base & (colour_gap < PRINT_COLOUR_MATCH) & (ratio_gap < DISPLACED_PRINT_RATIO_MATCH)
+    # A base circle half under a pale coin: the print's rim and the coin's draw one circle round the print, its face
+    # the print thinned towards the board's colour; a queen on it shows the print's colour all through.
+    base_print |= on_base & _between_board_and_print(found.colour_lab, found.surround_lab, reference_lab,
+                                                     share=HALF_COVERED_SHARE, max_off_line=HALF_COVERED_MAX_OFF_LINE)
     # A lamp's light falls off across the board and shades the eight prints apart, but leaves them alike in
     # pattern: a circle there that looks like its symmetric places, each one's own colour taken out, is the print.
     unsure = np.nonzero(on_base & ~base_print)[0]

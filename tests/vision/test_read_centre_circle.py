@@ -10,10 +10,10 @@ import numpy as np
 
 from calibration.geometry import load_board
 from simulation.film import film_still
-from simulation.scene import PieceState, SceneFrame
 from vision.pieces_read import read_pieces
 
 from bench.read import synthetic_still, undistorted
+from tests.vision.board_places import carrom_frame
 
 # Simulated clip 5200 at 9.5 s: the queen lies just off the centre circle, a white beside it.
 CLIP_5200_AT_9_5_S = (
@@ -27,10 +27,7 @@ CLIP_5200_AT_9_5_S = (
 
 def test_the_bare_centre_circle_beside_the_queen_is_no_second_queen():
     board = load_board("carrom")
-    frame = SceneFrame(0.0, tuple(
-        PieceState(i, kind, x, y, (board.striker_diameter_mm if kind == "striker" else board.coin_diameter_mm) / 2)
-        for i, (kind, x, y) in enumerate(CLIP_5200_AT_9_5_S)))
-    image, homography = film_still(frame, board=board, seed=5200, difficulty="medium", resolution=(960, 540))
+    image, homography = film_still(carrom_frame(CLIP_5200_AT_9_5_S, board), board=board, seed=5200, difficulty="medium", resolution=(960, 540))
     reading = read_pieces(image, homography=homography, board=board)
     queens = [(p.x_mm, p.y_mm) for p in reading.pieces if p.kind == "queen"]
     assert len(queens) == 1

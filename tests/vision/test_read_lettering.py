@@ -12,9 +12,10 @@ import pytest
 
 from calibration.geometry import load_board
 from simulation.film import film_still
-from simulation.scene import PieceState, SceneFrame
 from vision.carrom_print import printed_lettering
 from vision.pieces_read import read_pieces
+
+from tests.vision.board_places import carrom_frame
 
 # Simulated clip 5146 at 4 s: its pale board prints the maker's name in red by the west cushion, round (-337, -6).
 CLIP_5146_AT_4_S = (
@@ -29,10 +30,7 @@ LETTERING_MM = (-337.0, -6.0)
 
 def _still(places):
     board = load_board("carrom")
-    frame = SceneFrame(0.0, tuple(
-        PieceState(i, kind, x, y, (board.striker_diameter_mm if kind == "striker" else board.coin_diameter_mm) / 2)
-        for i, (kind, x, y) in enumerate(places)))
-    image, homography = film_still(frame, board=board, seed=5146, difficulty="medium", resolution=(960, 540))
+    image, homography = film_still(carrom_frame(places, board), board=board, seed=5146, difficulty="medium", resolution=(960, 540))
     return read_pieces(image, homography=homography, board=board)
 
 

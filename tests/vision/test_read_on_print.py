@@ -18,6 +18,8 @@ from simulation.scene import PieceState, SceneFrame
 from vision.carrom_print import printed_faint_region
 from vision.pieces_read import read_pieces
 
+from tests.vision.board_places import carrom_frame
+
 RESOLUTION = (1280, 720)
 
 
@@ -64,3 +66,22 @@ def test_printed_faint_region_is_the_lines_and_the_centre_figure_not_its_middle_
     middle_bases_and_bare = np.array([[0.0, 0.0], [-219.1, -252.1], [-90.0, -60.0], [200.0, 40.0]])
     assert not printed_faint_region(middle_bases_and_bare, board, radius_mm=r).any()
     assert not printed_faint_region(lines_and_figure, load_board("crokinole"), radius_mm=r).any()
+
+
+# Simulated clip 5143 at 47 s: a white lies half over the base circle at (-252.1, 219.1), on a white board.
+CLIP_5143_AT_47_S = (
+    ("queen", 225.94, 345.61), ("white", -168.35, 56.79), ("black", -64.24, -241.2), ("white", -90.56, 146.31),
+    ("white", 3.67, 58.42), ("white", -313.38, 283.05), ("white", -259.95, 232.31), ("white", -348.31, -20.09),
+    ("white", -267.86, -334.21), ("striker", -270.07, 329.86),
+)
+
+
+def test_a_base_circle_half_under_a_white_is_print_and_the_white_is_read_where_it_lies():
+    # The print's rim and the coin's drew one circle round the print, its face the print thinned towards the
+    # board's colour: it was read as a queen there, and the white it crowded out went unread.
+    board = load_board("carrom")
+    image, homography = film_still(carrom_frame(CLIP_5143_AT_47_S, board), board=board, seed=5143, difficulty="medium", resolution=(1280, 720))
+    reading = read_pieces(image, homography=homography, board=board)
+    near = [(p.kind, p.x_mm, p.y_mm) for p in reading.pieces if np.hypot(p.x_mm + 252.1, p.y_mm - 219.1) < 30.0]
+    assert [kind for kind, _, _ in near] == ["white"]
+    assert np.hypot(near[0][1] + 259.95, near[0][2] - 232.31) < 5.0
