@@ -11,7 +11,7 @@ and events should be held meanwhile (``is_stable`` is False).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import cv2
@@ -64,6 +64,16 @@ class TrackerSettings:
             raise ValueError("search_px must be >= 1 and n_patches >= 4")
         if not 0 < self.min_matching_share <= 1:
             raise ValueError("min_matching_share must be in (0, 1]")
+
+
+MIN_FITTED_PATCHES = 4
+"""Matching patches needed to fit how the board moved."""
+
+PATCH_FIT_PX = 1.5
+"""Distance (pixels) within which a patch agrees with a move of the board: patches are measured to the whole pixel."""
+
+AGREEING_SHARE = 0.5
+"""Share of the matching patches that must agree on one move of the board for it to be taken."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +154,7 @@ class BoardTracker:
         self._reference: _Reference | None = None
         self._frames_since_attempt = settings.relocate_every_frames
         self._candidate: BoardLocation | None = None  # a board re-found once, not yet confirmed
+        self._search_disagreed = False  # a search since the board moved put it elsewhere than its patches did
 
     @property
     def location(self) -> BoardLocation | None:
@@ -151,6 +162,7 @@ class BoardTracker:
 
     def reset(self, location: BoardLocation, frame: np.ndarray) -> None:
         """Start tracking from a known location (e.g. a table profile) seen in `frame`."""
+        self._search_disagreed = False
         self._location = location
         self._reference = self._make_reference(frame, location) if location.found else None
 
@@ -168,7 +180,8 @@ class BoardTracker:
             return TrackState("tracking", self._location, shift, share)
         # 3. patches agree on a shift: the board or camera moved
         if share >= self._settings.min_matching_share:
-            return self._relocate(frame, lost_status="moved", shift=shift, share=share)
+            return self._relocate(frame, lost_status="moved", shift=shift, share=share,
+                                  moved=self._moved_with_patches(shifts, matching))
         # 4. nothing matches any more: shifted beyond the search (or the view changed), re-find soon
         if share < self._settings.lost_share:
             return self._relocate(frame, lost_status="moved", shift=shift, share=share)
@@ -180,7 +193,7 @@ class BoardTracker:
 
     def _relocate(
         self, frame: np.ndarray, *, lost_status: Status, shift: float = 0.0, share: float = 0.0,
-        every_frames: int | None = None,
+        every_frames: int | None = None, moved: BoardLocation | None = None,
     ) -> TrackState:
         self._frames_since_attempt += 1
         held = self._location or BoardLocation.not_found("", "", "no board located yet")
@@ -188,6 +201,15 @@ class BoardTracker:
             return TrackState(lost_status, held, shift, share)
         self._frames_since_attempt = 0
         found = self._locate(frame)
+        if moved is not None and not (found.found and _apart_px(found, moved) <= self._settings.agree_px):
+            # The patches saw the whole board move alike; a search that puts it elsewhere fitted another
+            # edge. Searched again, it may find the board where they say; failing twice, they are taken
+            # (simulated carrom clip 5202 at 10.2 s: a 2 px bump re-found 10 % too large, twice alike).
+            if not self._search_disagreed:
+                self._search_disagreed = True
+                return TrackState(lost_status, self._location, shift, share)
+            self.reset(moved, frame)
+            return TrackState("relocated", moved, shift, 1.0)
         if not found.found:
             if self._location is None:
                 self._location = found
@@ -196,6 +218,23 @@ class BoardTracker:
             return TrackState(lost_status, self._location, shift, share)
         self.reset(found, frame)
         return TrackState("relocated", found, shift, 1.0)
+
+    def _moved_with_patches(self, shifts: np.ndarray, matching: np.ndarray) -> BoardLocation | None:
+        """The board where its matching patches moved it: a rotation, scale and shift fitted to them, when
+        most agree on one (None otherwise, or for a frame undistorted first)."""
+        if matching.sum() < MIN_FITTED_PATCHES or self._location.lens_corrected:
+            return None
+        before = self._reference.centres_px[matching]
+        after = before + shifts[matching]
+        # A patch over a repeating print may match a neighbouring stroke: the fit keeps to those that agree.
+        fitted, agreeing = cv2.estimateAffinePartial2D(before, after, method=cv2.RANSAC,
+                                                       ransacReprojThreshold=PATCH_FIT_PX)
+        if fitted is None or agreeing.sum() < max(MIN_FITTED_PATCHES, AGREEING_SHARE * len(before)):
+            return None
+        homography = np.vstack([fitted, [0.0, 0.0, 1.0]]) @ self._location.homography
+        landmarks = self._location.landmarks
+        moved_landmarks = replace(landmarks, image_px=project(homography, landmarks.board_mm))
+        return replace(self._location, homography=homography / homography[2, 2], landmarks=moved_landmarks)
 
     def _confirmed(self, found: BoardLocation, shift_px: float) -> bool:
         """Whether a board re-found after a move is where it is: moved about as far as its patches
