@@ -14,7 +14,6 @@ import math
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard
-from vision.classify_pieces import looks_like_queen
 from vision.detect_discs import EdgeField, rim_edges
 from vision.face_shading import shaded_as_coins
 from vision.piece_colours import BOARD_FACE_MATCH, board_face_gap, face_spread, median_colours
@@ -77,10 +76,6 @@ its face 13 and up there (break formations rendered with the lights of stills 60
 MAX_PRINT_FIGURE_SPREAD = 35.0
 """Upper-quartile Lab spread of a face over which a disc inside the centre figure is the figure's print
 (star points of several colours), not a piece: a coin's face is one colour and its engraving."""
-
-QUEEN_ELSEWHERE_FROM = 1.5
-"""Distance from the board's centre, in the centre circle's radii, beyond which a red coin is a queen away from the
-circle: the circle's own fits lie within 0.8 of its radius (`printed_mask`)."""
 
 BASE_LINE_END_SUPPORT = 0.6
 """Least rim support, over the parts of the rim not facing the lines, of a disc sitting between two base
@@ -518,10 +513,4 @@ def printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, bo
         coins = clear_coins(found.filter(~(at_centre | base_print | figure_print | line_print)))
         centre_print[centre_print] = ~shaded_as_coins(found.centres_mm[centre_print], coins, lab, view,
                                                         radius_mm=sizes[0].radius_mm)
-    # A game has one queen: a red circle on the centre while a red coin lies clear of it is the centre's print
-    # (simulated clip 5200: the bare circle, fitted 8 mm off it with a star point, read as a second queen).
-    red = looks_like_queen(found.colour_lab, found.surround_lab)
-    queen_elsewhere = red & ~(base_print | figure_print | line_print) & (
-        np.hypot(found.centres_mm[:, 0], found.centres_mm[:, 1]) > QUEEN_ELSEWHERE_FROM * radius)
-    centre_print |= at_centre & red & queen_elsewhere.any()
     return base_print | centre_print | figure_print | line_print

@@ -201,23 +201,11 @@ def _crokinole_teams(found: PieceDetections, *, min_quality: float = 4.0) -> Cla
     return Classes(("light" if is_light else "dark",) * len(found), margin)
 
 
-def queen_redness(colour_lab: np.ndarray, surround_lab: np.ndarray) -> np.ndarray:
-    """How red carrom faces (n, 3) stand against the board around them (`surround_lab`), in Lab a* units.
-
-    Against the board, so a warm light cast does not make every coin red.
-    """
-    return np.asarray(colour_lab)[:, 1] - np.maximum(np.asarray(surround_lab)[:, 1], 128)
-
-
-def looks_like_queen(colour_lab: np.ndarray, surround_lab: np.ndarray) -> np.ndarray:
-    """True for carrom faces (n, 3) red enough to be the queen; a black coin's a* is noise."""
-    return (queen_redness(colour_lab, surround_lab) > QUEEN_MIN_REDNESS) & (
-        np.asarray(colour_lab)[:, 0] > QUEEN_MIN_LIGHTNESS)
-
-
 def _carrom_colours(found: PieceDetections) -> Classes:
-    redness = queen_redness(found.colour_lab, found.surround_lab)
-    is_queen = looks_like_queen(found.colour_lab, found.surround_lab)
+    # Redness against the board around the coin, so a warm light cast does not make every coin red;
+    # a black coin's a* is noise.
+    redness = found.colour_lab[:, 1] - np.maximum(found.surround_lab[:, 1], 128)
+    is_queen = (redness > QUEEN_MIN_REDNESS) & (found.colour_lab[:, 0] > QUEEN_MIN_LIGHTNESS)
     # Coins cluster tightly (the break), so the board around a coin is often other coins: absolute lightness.
     light = found.colour_lab[:, 0]
     coins = ~is_queen & (found.size == 0)
