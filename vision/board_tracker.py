@@ -181,7 +181,7 @@ class BoardTracker:
         # 3. patches agree on a shift: the board or camera moved
         if share >= self._settings.min_matching_share:
             return self._relocate(frame, lost_status="moved", shift=shift, share=share,
-                                  moved=self._moved_with_patches(shifts, matching))
+                                  patches=(shifts, matching))
         # 4. nothing matches any more: shifted beyond the search (or the view changed), re-find soon
         if share < self._settings.lost_share:
             return self._relocate(frame, lost_status="moved", shift=shift, share=share)
@@ -193,7 +193,7 @@ class BoardTracker:
 
     def _relocate(
         self, frame: np.ndarray, *, lost_status: Status, shift: float = 0.0, share: float = 0.0,
-        every_frames: int | None = None, moved: BoardLocation | None = None,
+        every_frames: int | None = None, patches: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> TrackState:
         self._frames_since_attempt += 1
         held = self._location or BoardLocation.not_found("", "", "no board located yet")
@@ -201,6 +201,8 @@ class BoardTracker:
             return TrackState(lost_status, held, shift, share)
         self._frames_since_attempt = 0
         found = self._locate(frame)
+        # Where the patches that agreed on a shift (`_compare`'s shifts and matches) moved the board.
+        moved = self._moved_with_patches(*patches) if patches is not None else None
         if moved is not None and not (found.found and _apart_px(found, moved) <= self._settings.agree_px):
             # The patches saw the whole board move alike; a search that puts it elsewhere fitted another
             # edge. Searched again, it may find the board where they say; failing twice, they are taken
