@@ -66,6 +66,10 @@ class SquareSettings:
     quad_side_px: int = 480
     min_quad_area: float = 0.01
     min_circle_support: float = 0.2
+    min_circle_radius_px: float = 6.0
+    """Circles smaller than this in the frame are not asked for: a base circle's ring lies a few mm
+    outside its coloured fill, and at a far camera (5 px radius) ring and fill blur into one spot
+    with no line to find."""
     max_start_pocket_brightness: float = 0.85
     """Starts whose pockets in view are brighter than this (`_pocket_darkness`, median) are not
     screened: looser than the final check, as a start may sit a little off the pockets."""
@@ -678,13 +682,23 @@ def _side_support(ok: np.ndarray, prims, index: np.ndarray) -> list[float]:
     return [float(ok[side_of_point[:, k]].mean()) for k in range(4)]
 
 
+def _radius_px(homography: np.ndarray, circles) -> float:
+    """Smallest radius in image px of `circles` (primitives) under the board mm -> image px `homography`."""
+    radii = []
+    for c in circles:
+        centre = np.array(c.a_mm)
+        rim = project(homography, centre + c.radius_mm * np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]]))
+        radii.append(float(np.linalg.norm(rim - project(homography, centre[None]), axis=1).mean()))
+    return min(radii)
+
+
 def _check(homography, ok, residual, gray, to_image, board, prims, index, settings: SquareSettings) -> str:
     """Why the fit is not a board ("" when it is): sides or features unsupported, residuals, light pockets.
 
     `homography` maps to the view the fit was made on, `to_image` the view to `gray`, the frame.
 
     Straight lines must be found along most of their length; circles may be faint (painted
-    boards fill them with colour) and need less.
+    boards fill them with colour) and need less, and too small to resolve, none.
     """
     side_support = _side_support(ok, prims, index)
     if sorted(side_support)[1] < settings.min_side_support:
@@ -692,7 +706,10 @@ def _check(homography, ok, residual, gray, to_image, board, prims, index, settin
     circle_support = []
     group_of_point = np.array([p.group for p in prims])[index]
     for group in sorted({p.group for p in prims}):
-        is_circle = next(p.is_circle for p in prims if p.group == group)
+        members = [p for p in prims if p.group == group]
+        is_circle = members[0].is_circle
+        if is_circle and _radius_px(to_image @ homography, members) < settings.min_circle_radius_px:
+            continue
         support = float(ok[group_of_point == group].mean())
         circle_support += [support] if is_circle else []
         if support < (0.5 * settings.min_circle_support if is_circle else settings.min_side_support):

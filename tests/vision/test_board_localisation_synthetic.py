@@ -123,3 +123,17 @@ def test_a_club_carrom_board_gets_the_club_model(seed, difficulty):
     assert location.found and location.model == "club"
     grid = np.array([(x, y) for x in np.linspace(-0.9, 0.9, 5) for y in np.linspace(-0.9, 0.9, 5)]) * board.half_side_mm
     assert _landmark_error_mm(location.homography, truth, grid) < 1.5
+
+
+@pytest.mark.parametrize("seed", [2, 4, 5])
+def test_a_far_carrom_board_is_found_though_its_base_circles_blur_into_spots(seed):
+    from simulation.film import film_still
+    from simulation.scene import SceneFrame
+
+    # at 0.15-0.23 px/mm a base circle's ring and its coloured fill blur into one spot of 5 px radius
+    board = load_board("carrom")
+    image, truth = film_still(SceneFrame(0.0, ()), board=board, seed=seed, difficulty="medium", resolution=(560, 315))
+    location = locate_board(image, game="carrom")
+    assert location.found, location.reason
+    grid = np.array([(x, y) for x in np.linspace(-0.9, 0.9, 5) for y in np.linspace(-0.9, 0.9, 5)]) * board.half_side_mm
+    assert _landmark_error_mm(location.homography, truth, grid) < 1.5
