@@ -60,6 +60,12 @@ DISPLACED_PRINT_RATIO_MATCH = 0.3
 BARE_BOARD_MATCH = 12.0
 """Lab distance under which a face between the base lines is the bare board seen beyond them."""
 
+END_DRAWER_REACH_MM = (20.0, 42.0)
+"""Centre distances at which a circle beside one between the base lines (another fit, a base circle) draws its
+ends: the lines draw its two sides. On tuning stills 60000-60059 and 81000-81059 each such circle around bare board
+had a piece or a base circle 25 to 36 mm from it; a white coin alone between the lines (clip 5211 at 68 s, 10 Lab
+units from the board beyond them) has none."""
+
 FLAT_CENTRE_COLOUR_MATCH = 28.0
 """Lab distance from the base circles' colour under which a disc on the centre circle, its face as flat as theirs, is
 the print: the bare centre circle measured up to 16 units off them on tuning stills (81019), a white coin 60 and up."""
@@ -496,6 +502,9 @@ def printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, bo
     line_print = np.zeros(len(found), bool)
     coins_between = np.nonzero((band >= 0) & (found.size == 0))[0]
     if len(coins_between):
+        drawers_mm = np.vstack([found.centres_mm, bases_mm])
+        drawer_gaps = np.hypot(*(found.centres_mm[coins_between, None] - drawers_mm[None]).transpose(2, 0, 1))
+        beside = ((drawer_gaps > END_DRAWER_REACH_MM[0]) & (drawer_gaps < END_DRAWER_REACH_MM[1])).any(axis=1)
         seen, angles = rim_edges(edges, centres_px[coins_between], radius_px=sizes[0].radius_mm * s)
         beyond_mm = board.base_line_gap_mm / 2 + 6.0
         for row, i in enumerate(coins_between):
@@ -505,9 +514,10 @@ def printed_mask(found: PieceDetections, lab: np.ndarray, view: BoardView, *, bo
             across = np.eye(2)[1 - band[i]] * beyond_mm
             outside = median_colours(lab, view.to_px(found.centres_mm[i] + np.array([across, -across])),
                                      inner_px=0, outer_px=4.0 * s)
-            # Neighbours may draw the ends of the rim too; a face that is the bare board beyond the lines is no coin.
+            # Neighbours may draw the ends of the rim too: where one does, a face that is the bare board beyond the
+            # lines is no coin (alone between the lines, a white coin on a white board is as pale as the board).
             bare = np.min(np.linalg.norm(outside - found.colour_lab[i], axis=1)) < BARE_BOARD_MATCH
-            line_print[i] = seen[row][ends].mean() < BASE_LINE_END_SUPPORT or (bare and not engraved[i])
+            line_print[i] = seen[row][ends].mean() < BASE_LINE_END_SUPPORT or (bare and beside[row] and not engraved[i])
     if centre_print.any():
         # The queen put back on the centre circle: the light shades it as it shades the coins lying elsewhere.
         coins = clear_coins(found.filter(~(at_centre | base_print | figure_print | line_print)))

@@ -41,9 +41,8 @@ EDGES = [("white", 352.0, 198.0), ("white", -200.0, -352.0), ("striker", -252.1,
 
 
 @pytest.mark.parametrize(("seed", "places", "seen"), [
-    # A striker set on the south base line, a white over the north base line; the one on the east line shows
-    # too little of its rim under this light to be told from the lines.
-    (60008, BASE_LINES, [0, 1, 3]),
+    # A striker set on the south base line, a white over the north base line, one alone between the east lines.
+    (60008, BASE_LINES, [0, 1, 2, 3]),
     # A white against the east frame's edge and a striker on the west base line.
     (60004, EDGES, [0, 2, 3]),
 ])
@@ -85,3 +84,20 @@ def test_a_base_circle_half_under_a_white_is_print_and_the_white_is_read_where_i
     near = [(p.kind, p.x_mm, p.y_mm) for p in reading.pieces if np.hypot(p.x_mm + 252.1, p.y_mm - 219.1) < 30.0]
     assert [kind for kind, _, _ in near] == ["white"]
     assert np.hypot(near[0][1] + 259.95, near[0][2] - 232.31) < 5.0
+
+
+@pytest.mark.parametrize(("seed", "white"), [
+    # White coins on cream boards at 960x540 (the looks of clips 5211 and 5143): the coin's face is 10 Lab units
+    # from the board beyond the lines, as near as the bare board between them.
+    (5211, (253.5, 11.3)),
+    (5143, (-60.0, 252.1)),
+])
+def test_a_white_alone_between_the_base_lines_of_a_pale_board_is_read_and_no_gap_beside_a_coin_there(seed, white):
+    board = load_board("carrom")
+    # a black on the far band, beside a base circle: between them the lines draw a coin-sized circle round bare board
+    places = [("white", *white), ("black", -160.0, 252.1 if white[1] < 200 else -252.1)]
+    image, homography = film_still(carrom_frame(places, board), board=board, seed=seed, difficulty="medium",
+                                   resolution=(960, 540))
+    reading = read_pieces(image, homography=homography, board=board)
+    assert _found(reading, "white", *white)
+    assert sorted(p.kind for p in reading.pieces) == ["black", "white"]
