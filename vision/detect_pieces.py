@@ -55,6 +55,9 @@ MIN_STEP_SHARE_CARROM = 0.62
 FULL_RIM_MIN_STEP_SHARE = 0.45
 """Least colour-step share of such a whole rim (white coins on birch: 0.58 to 0.60)."""
 
+INNER_RIM_REACH_MM = 4.0
+"""How far from a large rim's centre the small rim inside it (a striker's bevel) is centred (`_outfits_inner_rim`)."""
+
 FAINT_RIMS = FaintRims()
 """What a rim with few votes must show to be a piece (`vision.detect_discs.FaintRims`)."""
 
@@ -332,7 +335,9 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         filled[~faint_arr] |= _lit_like_coins(candidates.filter(~faint_arr), filled[~faint_arr], lab, view,
                                               board=board)
     clear = filled & ~faint_arr
-    found = _clear_pieces(candidates.filter(clear), score_arr[clear], edges, lab, view, sizes, board)
+    found = _clear_pieces(candidates.filter(clear), score_arr[clear], edges, lab, view, sizes, board,
+                          outfits_inner=(_outfits_inner_rim(candidates) if isinstance(board, CarromBoard)
+                                         else np.zeros(len(candidates), bool))[clear])
     # Fitted once, for the two questions asked of the clear pieces' coin rims: is there room for a faint striker, and
     # which piece is the striker.
     inner = (coin_rims_inside(found, edges, view, coin_radius_mm=sizes[0].radius_mm, unseen_px=mouths_px)
@@ -463,8 +468,13 @@ def _whole_on_surface(centres_mm: np.ndarray, board: BoardModel, radius_mm: floa
 
 
 def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: EdgeField, lab: np.ndarray,
-                  view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel) -> PieceDetections:
-    """The pieces among clear rims: the board's print taken out, overlaps settled, one large piece at most."""
+                  view: BoardView, sizes: tuple[PieceSize, ...], board: BoardModel, *,
+                  outfits_inner: np.ndarray) -> PieceDetections:
+    """The pieces among clear rims: the board's print taken out, overlaps settled, one large piece at most.
+
+    `outfits_inner` marks large rims that show more of themselves than the small rim found inside them
+    (`_outfits_inner_rim`).
+    """
     if len(candidates) == 0:
         return PieceDetections.empty()
     colour, surround = piece_colours(lab, view, candidates.centres_mm, candidates.size, sizes, board)
@@ -476,7 +486,7 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
         printed |= hole_mask(found.centres_mm, board=board)
         printed |= flat_in_the_light(lab, view, found.centres_mm, found.radii_mm, board=board, face_lab=colour,
                                      surround_lab=surround)
-    found, score_arr = found.filter(~printed), score_arr[~printed]
+    found, score_arr, outfits_inner = found.filter(~printed), score_arr[~printed], outfits_inner[~printed]
     allowed_mm = 0.3 * sizes[0].radius_mm
     keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     while isinstance(board, CarromBoard) and keep.any():
@@ -486,10 +496,10 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
         outline[np.nonzero(keep)[0]] = printed_outline(found.filter(keep), lab, view, board=board, by_other_print=True)
         if not outline.any():
             break
-        found, score_arr = found.filter(~outline), score_arr[~outline]
+        found, score_arr, outfits_inner = found.filter(~outline), score_arr[~outline], outfits_inner[~outline]
         keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     if len(sizes) == 2 and keep.any():
-        sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board)
+        sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board, outfits_inner=outfits_inner[keep])
         demoted = np.zeros(len(found), bool)
         demoted[np.nonzero(keep)[0]] = (found.size[keep] == 1) & (sized.size == 0)
         # Kept to carrom: on couronne stills (seeds 60000-60039) it lost a ring for each it found.
@@ -498,7 +508,7 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
             # (two touching coins, a coin and its shadow): the small circles it overlaps come first.
             score_arr = np.where(demoted, score_arr - 10.0, score_arr)
             keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
-            sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board)
+            sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board, outfits_inner=outfits_inner[keep])
         return sized
     return found.filter(keep)
 
@@ -610,7 +620,7 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
 
 
 def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: BoardView,
-                     sizes: tuple[PieceSize, ...], board: BoardModel) -> PieceDetections:
+                     sizes: tuple[PieceSize, ...], board: BoardModel, *, outfits_inner: np.ndarray) -> PieceDetections:
     """Sizes decided again, with at most one large piece (striker, shooter).
 
     The game has one striker or shooter. A couronne shooter is of its own
@@ -618,14 +628,15 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     clear, colour decides it, for blur and shadow leave the two sizes a
     millimetre or two apart. Otherwise each rim's mean edge profile is measured
     against every other piece's, so a blurred or shadowed small piece cannot
-    pass for the large one.
+    pass for the large one; but a large rim that shows more of itself than the small rim inside it
+    (`_outfits_inner_rim`) is judged by its own fit, as a pale striker's profile peaks on its bevel.
     """
     s = view.px_per_mm
     small, large = sizes[0].radius_mm, sizes[1].radius_mm
     measured = rim_radius(edges, view.to_px(found.centres_mm), min_radius_px=0.85 * small * s,
                           max_radius_px=1.1 * large * s) / s
     # The rim's profile can peak on print or a shadow beyond a small piece; the rim fitted at its own size cannot.
-    judged = np.minimum(measured, found.radii_mm)
+    judged = np.where(outfits_inner, found.radii_mm, np.minimum(measured, found.radii_mm))
     by_size = (judged - (small + large) / 2) / (large - small)
     by_colour = _shooter_by_colour(found.colour_lab, by_size) if isinstance(board, CouronneBoard) else None
     size = np.zeros(len(found), int) if by_colour is None else by_colour.astype(int)
@@ -634,6 +645,27 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     radii = np.where(size == 1, np.maximum(measured, found.radii_mm), found.radii_mm)
     colour, surround = piece_colours(lab, view, found.centres_mm, size, sizes, board)
     return PieceDetections(found.centres_mm, radii, size, found.support, colour, surround)
+
+
+def _outfits_inner_rim(candidates: PieceDetections) -> np.ndarray:
+    """Large rims (carrom's striker) with small rims inside, about the same centre, that each show less of themselves.
+
+    A striker's bevel draws a coin-sized ring inside its rim; on a pale striker that ring's edge is the stronger and
+    the rim's mean profile peaks there (`vision.detect_discs.rim_radius`, 17.7 mm against the striker's 20.5: tuning
+    stills 81019, 81054), but its own rim shows more of itself than the ring does. A coin's shadow grows a large
+    circle round it that shows less of itself than the coin's rim (tuning stills 60000-60059, 81000-81059: never
+    more where the large one was clear).
+    """
+    large = np.nonzero(candidates.size == 1)[0]
+    small = np.nonzero(candidates.size == 0)[0]
+    outfits = np.zeros(len(candidates), bool)
+    if len(large) == 0 or len(small) == 0:
+        return outfits
+    gaps = np.hypot(*(candidates.centres_mm[large, None] - candidates.centres_mm[None, small]).transpose(2, 0, 1))
+    inside = gaps < INNER_RIM_REACH_MM
+    inner_support = np.where(inside, candidates.support[small][None], -np.inf).max(axis=1)
+    outfits[large] = inside.any(axis=1) & (candidates.support[large] > inner_support)
+    return outfits
 
 
 def _shooter_among_all(found: PieceDetections, sizes: tuple[PieceSize, ...]) -> PieceDetections:

@@ -131,3 +131,15 @@ def test_a_black_coin_grown_by_its_shadow_stays_a_coin_where_it_lies(shadow_shif
     # Told a coin, it is measured on its own rim, not placed at the middle of coin and shadow.
     off_mm = np.hypot(*(found.centres_mm - np.array(coins_mm[-1])).T).min()
     assert off_mm < 2.0
+
+
+@pytest.mark.parametrize("resolution", [(1280, 720), (960, 540)])
+def test_a_pale_striker_whose_bevel_draws_the_stronger_edge_is_the_striker(resolution):
+    from bench.read import synthetic_still, undistorted
+
+    # Tuning still 81054: the striker's rim fits 21.5 mm, but its mean edge profile peaks on the bevel's inner edge
+    # at 17.7 (a coin's size and a half); its rim shows more of itself than that ring does.
+    image, homography, document, report = synthetic_still("carrom", 81054, resolution=resolution)
+    striker = next(p for p in document["pieces"] if p["kind"] == "striker")
+    reading = read_pieces(undistorted(image, report), homography=homography, board=load_board("carrom"))
+    assert _kind_at(reading, striker["x_mm"], striker["y_mm"]) == "striker"
