@@ -31,6 +31,7 @@ from vision.piece_colours import BOARD_FACE_MATCH, board_face_gap, face_spread, 
 from vision.piece_detections import PieceDetections, PieceSize, piece_sizes
 from vision.print_symmetry import symmetry_gap
 from vision.rectify_board import BoardView
+from vision.striker_rim import coins_grown
 from vision.team_colours import colour_distance
 from vision.zones import hole_mask
 
@@ -638,6 +639,13 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     # The rim's profile can peak on print or a shadow beyond a small piece; the rim fitted at its own size cannot.
     judged = np.where(outfits_inner, found.radii_mm, np.minimum(measured, found.radii_mm))
     by_size = (judged - (small + large) / 2) / (large - small)
+    if isinstance(board, CarromBoard) and (by_size > 0).sum() > 1:
+        # A black coin or the queen grown by its shadow leaves the one place to a light large rim: `striker_decided`
+        # makes it a coin again, and the striker it crowded out would be lost (clip 5206 at 70 s).
+        inner = coin_rims_inside(found, edges, view, coin_radius_mm=small, unseen_px=None)
+        grown = coins_grown(found.colour_lab, found.size, inner.support)
+        if ((by_size > 0) & ~grown).any():
+            by_size = np.where(grown, -np.inf, by_size)
     by_colour = _shooter_by_colour(found.colour_lab, by_size) if isinstance(board, CouronneBoard) else None
     size = np.zeros(len(found), int) if by_colour is None else by_colour.astype(int)
     if by_colour is None and (by_size > 0).any():
