@@ -110,50 +110,49 @@ def test_a_black_coin_grown_by_its_shadow_leaves_room_for_a_faint_striker(seed):
     assert len(reading.pieces) == len(places)
 
 
-@pytest.mark.parametrize("shadow_shift_px", [6, 7])
-def test_a_black_coin_grown_by_its_shadow_stays_a_coin_where_it_lies(shadow_shift_px):
-    board = load_board("carrom")
-    half_mm = surface_half_extent_mm(board)
+GROWN_COINS_MM = [(-150.0, 80.0), (40.0, -120.0), (160.0, 150.0), (60.0, 60.0)]
+
+
+def _black_coins_image(shadow_shift_px: int) -> tuple[np.ndarray, BoardView]:
+    """Black coins at `GROWN_COINS_MM` on a plain board (the view's image, unblurred), the last casting a dark
+    shadow a few pixels down and right: coin and shadow fit a striker's circle."""
+    half_mm = surface_half_extent_mm(load_board("carrom"))
     side_px = int(round(2 * half_mm))
-    board_colour = (150, 190, 220)
-    view = BoardView(np.full((side_px, side_px, 3), board_colour, np.uint8), 1.0, half_mm)
-    coins_mm = [(-150.0, 80.0), (40.0, -120.0), (160.0, 150.0), (60.0, 60.0)]
-    # The last coin casts a dark shadow a few pixels down and right: coin and shadow fit a striker's circle.
+    view = BoardView(np.full((side_px, side_px, 3), (150, 190, 220), np.uint8), 1.0, half_mm)
     shade = view.image.copy()
-    u, v = view.to_px(np.array([coins_mm[-1]]))[0]
+    u, v = view.to_px(np.array([GROWN_COINS_MM[-1]]))[0]
     cv2.circle(shade, (int(round(u + shadow_shift_px)), int(round(v + shadow_shift_px))), 16, (60, 75, 90), -1,
                cv2.LINE_AA)
     image = cv2.addWeighted(view.image, 0.4, shade, 0.6, 0)
-    for u, v in view.to_px(np.array(coins_mm)):
+    for u, v in view.to_px(np.array(GROWN_COINS_MM)):
         cv2.circle(image, (int(round(u)), int(round(v))), 15, (40, 40, 45), -1, cv2.LINE_AA)
-    found = detect_pieces(BoardView(cv2.GaussianBlur(image, (0, 0), 0.8), 1.0, half_mm), board=board)
+    return image, view
+
+
+def _blurred(image: np.ndarray, view: BoardView) -> BoardView:
+    return BoardView(cv2.GaussianBlur(image, (0, 0), 0.8), 1.0, view.half_extent_mm)
+
+
+@pytest.mark.parametrize("shadow_shift_px", [6, 7])
+def test_a_black_coin_grown_by_its_shadow_stays_a_coin_where_it_lies(shadow_shift_px):
+    image, view = _black_coins_image(shadow_shift_px)
+    found = detect_pieces(_blurred(image, view), board=load_board("carrom"))
     assert found.size.tolist() == [0, 0, 0, 0]
     # Told a coin, it is measured on its own rim, not placed at the middle of coin and shadow.
-    off_mm = np.hypot(*(found.centres_mm - np.array(coins_mm[-1])).T).min()
+    off_mm = np.hypot(*(found.centres_mm - np.array(GROWN_COINS_MM[-1])).T).min()
     assert off_mm < 2.0
 
 
 @pytest.mark.parametrize("shadow_shift_px", [6, 7])
 def test_a_black_coin_grown_by_its_shadow_larger_than_the_striker_leaves_it_the_striker(shadow_shift_px):
-    board = load_board("carrom")
-    half_mm = surface_half_extent_mm(board)
-    side_px = int(round(2 * half_mm))
-    view = BoardView(np.full((side_px, side_px, 3), (150, 190, 220), np.uint8), 1.0, half_mm)
-    coins_mm = [(-150.0, 80.0), (40.0, -120.0), (160.0, 150.0), (60.0, 60.0)]
-    striker_mm = (-100.0, -200.0)
     # The last coin and its shadow fit a circle of 19.2 mm; the pale striker's rim, its edge blurred into the board,
     # measures 18.9 (clip 5206 at 70 s: 20.5 against 19.8). Only one is the striker, and the black coin is none.
-    shade = view.image.copy()
-    u, v = view.to_px(np.array([coins_mm[-1]]))[0]
-    cv2.circle(shade, (int(round(u + shadow_shift_px)), int(round(v + shadow_shift_px))), 16, (60, 75, 90), -1,
-               cv2.LINE_AA)
-    image = cv2.addWeighted(view.image, 0.4, shade, 0.6, 0)
-    for u, v in view.to_px(np.array(coins_mm)):
-        cv2.circle(image, (int(round(u)), int(round(v))), 15, (40, 40, 45), -1, cv2.LINE_AA)
+    image, view = _black_coins_image(shadow_shift_px)
+    striker_mm = (-100.0, -200.0)
     u, v = view.to_px(np.array([striker_mm]))[0]
     cv2.circle(image, (int(round(u)), int(round(v))), 18, (245, 248, 250), -1, cv2.LINE_AA)
     cv2.circle(image, (int(round(u)), int(round(v))), 17, (225, 230, 235), 1, cv2.LINE_AA)
-    found = detect_pieces(BoardView(cv2.GaussianBlur(image, (0, 0), 0.8), 1.0, half_mm), board=board)
+    found = detect_pieces(_blurred(image, view), board=load_board("carrom"))
     assert len(found) == 5
     large = np.flatnonzero(found.size == 1)
     assert len(large) == 1 and np.hypot(*(found.centres_mm[large[0]] - striker_mm)) < 2.0
