@@ -321,11 +321,12 @@ class EventInferer:
         observations: list[Observation] = []
         still, moved, unmatched_tracks, unmatched_pieces = self._match(reading.pieces, motion)
         # A piece read off its place where the picture did not change was not moved: a little off,
-        # the reader erred; far off, that is another piece and this one is still where it was.
+        # the reader erred; far off, that is another piece and this one is still where it was. But the one
+        # striker (shooter) read elsewhere moved, however little its going changed the picture.
         stayed = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t, _ in moved])
         moved_really, misread = [], []
         for (track, piece), same in zip(moved, stayed):
-            if not same or self._on_queen_spot(track):
+            if not same or self._on_queen_spot(track) or track.kind == stroke_piece:
                 moved_really.append((track, piece))
             elif np.hypot(piece.x_mm - track.x_mm, piece.y_mm - track.y_mm) <= max(2 * track.r_mm, MOVED_MM):
                 misread.append((track, piece))
@@ -579,9 +580,12 @@ class EventInferer:
             cost = np.where(same_kind, distance[np.ix_(free_t, free_p)], np.inf)
             # A piece whose spot looks as it did is still there (or was print the reader once took for a
             # piece): a piece read far from it is another one, which must not be taken for it moved.
+            # The game's one striker (shooter) read elsewhere is the one that lay there, however little its going
+            # changed the picture (simulated clip 5207 at 37.3 s: a white read as the striker where it lay, and the
+            # striker read again elsewhere, was taken for a second striker).
             kept = motion.spots_unchanged([(tracks[i].x_mm, tracks[i].y_mm, tracks[i].r_mm) for i in free_t])
             for row, (i, same) in enumerate(zip(free_t, kept)):
-                if same and not self._on_queen_spot(tracks[i]):
+                if same and not self._on_queen_spot(tracks[i]) and tracks[i].kind != STROKE_PIECES.get(self.game):
                     cost[row, cost[row] > max(2 * tracks[i].r_mm, MOVED_MM)] = np.inf
             if self.game in STROKE_PIECES and motion.strike_s is not None and len(self._pockets_mm):
                 # A track left unmatched went somewhere: after a strike, more likely into a pocket beside it.

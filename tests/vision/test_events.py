@@ -1295,3 +1295,21 @@ def test_crokinole_motion_in_the_ditch_too_soon_after_the_shot_crossed_the_hole_
                         ditch=((23.7, sector_angle(21)), (stirred_s, sector_angle(22))), ditch_discs=ditch_with(2, 12))
         observations = inf.settled(reading(*discs, ("light", 150, -150), game="crokinole"), 25.5, motion)
         assert [(o.type, o.piece) for o in observations] == [("shot", "dark"), (expected, "dark")], stirred_s
+
+
+def test_the_striker_read_elsewhere_where_its_old_spot_looks_unchanged_moved_and_is_not_a_second_striker():
+    # As carrom clip 5207 at 37.3 s (1080p): a pale striker on a pale board leaves its spot looking as it did. Read
+    # elsewhere after the stroke, it is the one striker moved, not another beside the first, which a later stroke
+    # then left behind as "pocketed" into a pocket that barely stirred.
+    inf = inferer()
+    coins = [("white", 0, 0), ("black", 40, 0), ("queen", -40, 0)]
+    first = inf.settled(reading(*coins, ("striker", 100, 80)), 3.0,
+                        Motion(0.5, 1.2, unchanged=picture_unchanged_at((0, -250), *[(x, y) for _, x, y in coins])))
+    assert kinds(first) == [("shot", "striker", None)]
+    unchanged = picture_unchanged_at((0, -250), (100, 80), *[(x, y) for _, x, y in coins])
+    assert inf.settled(reading(*coins, ("striker", 100, 80)), 4.0, Motion(3.5, None, unchanged=unchanged)) == []
+    stirred = (PocketActivity(2, 0.01, 5.5),)
+    second = inf.settled(reading(*coins, ("striker", -66, -62)), 7.0,
+                         Motion(4.5, 5.0, stirred, unchanged=picture_unchanged_at(*[(x, y) for _, x, y in coins]),
+                                hand_after_strike=False))
+    assert kinds(second) == [("shot", "striker", None)]
