@@ -51,9 +51,13 @@ def annotate_reading(image: np.ndarray, reading: dict, *, homography: np.ndarray
         label = piece["kind"][0].upper()
         if "zone" in piece:
             label += str(piece["zone"]) + ("?" if piece.get("needs_review") else "")
-        u, v = pts.max(axis=0)[0], pts.min(axis=0)[1]
+        # Centred on the piece itself (beside it, in a cluster such as the break formation, it falls on a
+        # neighbour), white edged in black to read on a face of any colour.
+        (w, t), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+        u, v = project(h, np.array([[piece["x_mm"], piece["y_mm"]]]))[0] + np.array([-w / 2, t / 2])
         cv2.putText(out, label, (int(u), int(v)), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thickness + 2, cv2.LINE_AA)
-        cv2.putText(out, label, (int(u), int(v)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
+        cv2.putText(out, label, (int(u), int(v)), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), thickness,
+                    cv2.LINE_AA)
     for cover in reading.get("occluded", []):
         corners = np.array([[cover["x_min_mm"], cover["y_min_mm"]], [cover["x_max_mm"], cover["y_min_mm"]],
                             [cover["x_max_mm"], cover["y_max_mm"]], [cover["x_min_mm"], cover["y_max_mm"]]])
