@@ -62,6 +62,13 @@ OFF_PRINT_RIM_SUPPORT = 0.85
 clips showed 0.48 to 0.60 at supports of 0.88; off the print no rim of that support stepped less without a
 coin under it (clips 5202-5208, every 4 s)."""
 
+LARGE_RIM_LEAD = 0.1
+"""Score a large rim (striker, shooter) has over a small one of the same fit: where a large piece is, smaller circles
+fit inside its rim too, and a clear large rim must win."""
+
+HELD_SLACK_MM = 3.0
+"""How far past a large rim's inside a small rim it overlaps may reach and still be held by it (`_drawn_across`)."""
+
 INNER_RIM_REACH_MM = 4.0
 """How far from a large rim's centre the small rim inside it (a striker's bevel) is centred (`_outfits_inner_rim`)."""
 
@@ -309,7 +316,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         support.append(found.support[ok])
         fit = np.clip(1 - np.abs(r_mm[ok] - size.radius_mm) / size.radius_mm, 0, 1)
         # Where a large piece is, smaller circles fit inside its rim too; a clear large rim wins.
-        score.append(found.support[ok] * fit - 0.02 * np.minimum(found.residual_px[ok], 10) + 0.1 * k)
+        score.append(found.support[ok] * fit - 0.02 * np.minimum(found.residual_px[ok], 10) + LARGE_RIM_LEAD * k)
         faint.append(weak[ok])
         on_print.append(printed_faint[ok])
         partial.append(found.is_partial[ok])
@@ -508,6 +515,11 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
             break
         found, score_arr, outfits_inner = found.filter(~outline), score_arr[~outline], outfits_inner[~outline]
         keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+    if isinstance(board, CarromBoard) and keep.any():
+        across = _drawn_across(found, keep, score_arr, allowed_mm=allowed_mm)
+        if across.any():
+            score_arr = np.where(across, score_arr - 10.0, score_arr)
+            keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     if len(sizes) == 2 and keep.any():
         sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board, outfits_inner=outfits_inner[keep])
         demoted = np.zeros(len(found), bool)
@@ -521,6 +533,24 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
             sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board, outfits_inner=outfits_inner[keep])
         return sized
     return found.filter(keep)
+
+
+def _drawn_across(found: PieceDetections, keep: np.ndarray, score_arr: np.ndarray, *, allowed_mm: float) -> np.ndarray:
+    """Kept large circles that crowd out a small rim they do not hold, and win over it only by `LARGE_RIM_LEAD`.
+
+    The lead is for the small circles a large piece holds (its bevel's ring). A large circle drawn across a coin's
+    rim and an arc beside it overlaps the neighbouring coin it crowds out, far off its inside (simulated clip 5208
+    at 0 s, 1080p: a white's rim and the centre circle's print in the break formation fitted a striker, which crowded
+    out the black beside the white).
+    """
+    across = np.zeros(len(found), bool)
+    small = np.nonzero(~keep & (found.size == 0))[0]
+    for i in np.nonzero(keep & (found.size == 1))[0]:
+        gaps = np.hypot(*(found.centres_mm[small] - found.centres_mm[i]).T)
+        crowded = gaps < found.radii_mm[i] + found.radii_mm[small] - allowed_mm
+        unheld = gaps > found.radii_mm[i] - found.radii_mm[small] + HELD_SLACK_MM
+        across[i] = bool((crowded & unheld & (score_arr[small] >= score_arr[i] - LARGE_RIM_LEAD)).any())
+    return across
 
 
 def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: PieceDetections, lab: np.ndarray,

@@ -14,6 +14,8 @@ from vision.detect_pieces import detect_pieces
 from vision.pieces_read import read_pieces
 from vision.rectify_board import BoardView, surface_half_extent_mm
 
+from tests.vision.board_places import carrom_frame
+
 RESOLUTION = (1280, 720)
 
 
@@ -168,3 +170,17 @@ def test_a_pale_striker_whose_bevel_draws_the_stronger_edge_is_the_striker(resol
     striker = next(p for p in document["pieces"] if p["kind"] == "striker")
     reading = read_pieces(undistorted(image, report), homography=homography, board=load_board("carrom"))
     assert _kind_at(reading, striker["x_mm"], striker["y_mm"]) == "striker"
+
+
+def test_no_striker_is_read_across_the_break_formation_where_a_white_s_rim_meets_the_centre_print():
+    from simulation.play_carrom import break_formation
+
+    # As simulated clip 5208 at 0 s (1080p): a white's rim and the centre circle's print beside it fitted a
+    # striker-sized circle, which crowded out the black next to the white (and the white with it).
+    board = load_board("carrom")
+    places = break_formation(board)
+    image, homography = film_still(carrom_frame(places, board), board=board, seed=5208, difficulty="medium",
+                                   resolution=(1920, 1080))
+    reading = read_pieces(image, homography=homography, board=board)
+    assert [_kind_at(reading, x, y) for _, x, y in places] == [kind for kind, _, _ in places]
+    assert len(reading.pieces) == len(places)
