@@ -503,7 +503,10 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
         printed |= hole_mask(found.centres_mm, board=board)
         printed |= flat_in_the_light(lab, view, found.centres_mm, found.radii_mm, board=board, face_lab=colour,
                                      surround_lab=surround)
+    # A large circle about a small one that is print, and not the one large piece, is the print's outer ring.
+    round_print = _about(found.centres_mm, found.centres_mm[printed & (found.size == 0)]) & (found.size == 1)
     found, score_arr, outfits_inner = found.filter(~printed), score_arr[~printed], outfits_inner[~printed]
+    round_print = round_print[~printed]
     allowed_mm = 0.3 * sizes[0].radius_mm
     keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     while isinstance(board, CarromBoard) and keep.any():
@@ -514,6 +517,7 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
         if not outline.any():
             break
         found, score_arr, outfits_inner = found.filter(~outline), score_arr[~outline], outfits_inner[~outline]
+        round_print = round_print[~outline]
         keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     if isinstance(board, CarromBoard) and keep.any():
         across = _drawn_across(found, keep, score_arr, allowed_mm=allowed_mm)
@@ -531,7 +535,9 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
             score_arr = np.where(demoted, score_arr - 10.0, score_arr)
             keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
             sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board, outfits_inner=outfits_inner[keep])
-        return sized
+        # (simulated clip 5211 at 92 s, 1080p: a red base circle's ring, its edge profile a coin's, read as a queen
+        # 18.9 mm across)
+        return sized.filter(~(round_print[keep] & (sized.size == 0))) if isinstance(board, CarromBoard) else sized
     return found.filter(keep)
 
 
@@ -692,6 +698,13 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     radii = np.where(size == 1, np.maximum(measured, found.radii_mm), found.radii_mm)
     colour, surround = piece_colours(lab, view, found.centres_mm, size, sizes, board)
     return PieceDetections(found.centres_mm, radii, size, found.support, colour, surround)
+
+
+def _about(centres_mm: np.ndarray, others_mm: np.ndarray) -> np.ndarray:
+    """True for centres within `INNER_RIM_REACH_MM` of any of `others_mm`: circles about the same centre."""
+    if len(others_mm) == 0:
+        return np.zeros(len(centres_mm), bool)
+    return np.hypot(*(centres_mm[:, None] - others_mm[None]).transpose(2, 0, 1)).min(axis=1) < INNER_RIM_REACH_MM
 
 
 def _outfits_inner_rim(candidates: PieceDetections) -> np.ndarray:
