@@ -503,7 +503,9 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
         printed |= hole_mask(found.centres_mm, board=board)
         printed |= flat_in_the_light(lab, view, found.centres_mm, found.radii_mm, board=board, face_lab=colour,
                                      surround_lab=surround)
-    # A large circle about a small one that is print, and not the one large piece, is the print's outer ring.
+    # A large circle about a small one that is print, and not the one large piece, is the print's outer ring
+    # (simulated clip 5211 at 92 s, 1080p: a red base circle's ring and fill, its edge profile a coin's, was read as a
+    # queen 18.9 mm across).
     round_print = _about(found.centres_mm, found.centres_mm[printed & (found.size == 0)]) & (found.size == 1)
     found, score_arr, outfits_inner = found.filter(~printed), score_arr[~printed], outfits_inner[~printed]
     round_print = round_print[~printed]
@@ -535,8 +537,6 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
             score_arr = np.where(demoted, score_arr - 10.0, score_arr)
             keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
             sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board, outfits_inner=outfits_inner[keep])
-        # (simulated clip 5211 at 92 s, 1080p: a red base circle's ring, its edge profile a coin's, read as a queen
-        # 18.9 mm across)
         return sized.filter(~(round_print[keep] & (sized.size == 0))) if isinstance(board, CarromBoard) else sized
     return found.filter(keep)
 
