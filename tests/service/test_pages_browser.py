@@ -237,7 +237,9 @@ def test_console_shows_the_cameras_of_the_match(browser, page_server, http, toke
     assert pushing.status_code == broken.status_code == 201
     page = open_console(browser, page_server, match_id, token)
     page.wait_for_selector(f"#cameras tr[data-table='{pushing.json()['id']}']:has-text('running')", timeout=30_000)
-    down = page.wait_for_selector(f"#cameras tr.camera-down[data-table='{broken.json()['id']}']", timeout=30_000)
+    # Down at once ("waiting" while other workers hold the slots, as on a loaded machine), then failed in its turn.
+    down = page.wait_for_selector(f"#cameras tr.camera-down[data-table='{broken.json()['id']}']:has-text('failed')",
+                                  timeout=60_000)
     assert "failed" in down.inner_text() and "no such video file: /nowhere/court2.mp4" in down.inner_text()
     page.screenshot(path="/tmp/boardreader_referee_cameras.png", full_page=True)
     for table in (pushing, broken):
