@@ -503,12 +503,8 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
         printed |= hole_mask(found.centres_mm, board=board)
         printed |= flat_in_the_light(lab, view, found.centres_mm, found.radii_mm, board=board, face_lab=colour,
                                      surround_lab=surround)
-    # A large circle about a small one that is print, and not the one large piece, is the print's outer ring
-    # (simulated clip 5211 at 92 s, 1080p: a red base circle's ring and fill, its edge profile a coin's, was read as a
-    # queen 18.9 mm across).
-    round_print = _about(found.centres_mm, found.centres_mm[printed & (found.size == 0)]) & (found.size == 1)
+    prints_mm = found.centres_mm[printed & (found.size == 0)]
     found, score_arr, outfits_inner = found.filter(~printed), score_arr[~printed], outfits_inner[~printed]
-    round_print = round_print[~printed]
     allowed_mm = 0.3 * sizes[0].radius_mm
     keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     while isinstance(board, CarromBoard) and keep.any():
@@ -519,7 +515,6 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
         if not outline.any():
             break
         found, score_arr, outfits_inner = found.filter(~outline), score_arr[~outline], outfits_inner[~outline]
-        round_print = round_print[~outline]
         keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     if isinstance(board, CarromBoard) and keep.any():
         across = _drawn_across(found, keep, score_arr, allowed_mm=allowed_mm)
@@ -537,7 +532,13 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
             score_arr = np.where(demoted, score_arr - 10.0, score_arr)
             keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
             sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board, outfits_inner=outfits_inner[keep])
-        return sized.filter(~(round_print[keep] & (sized.size == 0))) if isinstance(board, CarromBoard) else sized
+        if isinstance(board, CarromBoard):
+            # A large circle about a small one that is print, and not the one large piece, is the print's outer ring
+            # (simulated clip 5211 at 92 s, 1080p: a red base circle's ring and fill, its edge profile a coin's, was
+            # read as a queen 18.9 mm across).
+            round_print = (found.size[keep] == 1) & (sized.size == 0) & _about(sized.centres_mm, prints_mm)
+            sized = sized.filter(~round_print)
+        return sized
     return found.filter(keep)
 
 
