@@ -23,6 +23,7 @@ from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYM
                                  printed_outline)
 from vision.carrom_striker import CoinRims, coin_rims_inside, large_piece_among, striker_decided
 from vision.carrom_strokes import stroke_mask
+from vision.cast_shadows import shadowed_as_pale_pieces
 from vision.crokinole_shaded import SHADED_RIMS, flat_in_the_light, shaded_discs
 from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, longest_arc,
                                  rim_edges, rim_radius, verify_rims)
@@ -351,6 +352,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
                    & clear_of_print(centres_mm, board, radius_mm=sizes[0].radius_mm))
         filled[~faint_arr] |= _lit_like_coins(candidates.filter(~faint_arr), filled[~faint_arr], lab, view,
                                               board=board)
+        filled |= _shadowed_like_pale_pieces(candidates, filled, partial_arr, lab, view, board=board)
     clear = filled & ~faint_arr
     found = _clear_pieces(candidates.filter(clear), score_arr[clear], edges, lab, view, sizes, board,
                           outfits_inner=(_outfits_inner_rim(candidates) if isinstance(board, CarromBoard)
@@ -397,6 +399,26 @@ def _lit_like_coins(candidates: PieceDetections, clear: np.ndarray, lab: np.ndar
     lit[looked] = shaded_as_coins(c[looked], clear_coins(candidates.filter(clear & off_prints)), lab, view,
                                   radius_mm=board.coin_diameter_mm / 2)
     return lit
+
+
+def _shadowed_like_pale_pieces(candidates: PieceDetections, filled: np.ndarray, partial: np.ndarray,
+                               lab: np.ndarray, view: BoardView, *, board: CarromBoard) -> np.ndarray:
+    """True for coin-sized half rims clear of the print, not yet `filled`, that cast their shade as the pale
+    circles do (`shadowed_as_pale_pieces`): a white coin on a white board shows little but its shadow's side.
+
+    The light's way is taken from the pale circles filled and these half rims together (their median shade): on a
+    pale board few pale pieces are read whole, the half rims that are pieces are shaded alike, and the others every
+    way or hardly at all.
+    """
+    c, s = candidates.centres_mm, view.px_per_mm
+    looked = partial & ~filled & (candidates.size == 0)
+    looked[looked] = clear_of_print(c[looked], board, radius_mm=board.coin_diameter_mm / 2)
+    shown = looked | filled
+    shadowed = np.zeros(len(c), bool)
+    shadowed[looked] = shadowed_as_pale_pieces(lab, view.to_px(c[looked]), candidates.radii_mm[looked] * s,
+                                               pieces_px=view.to_px(c[shown]),
+                                               piece_radii_px=candidates.radii_mm[shown] * s)
+    return shadowed
 
 
 def _touching_places(found: PieceDetections, radius_mm: float, *, new_from: int = 0) -> np.ndarray:

@@ -104,21 +104,12 @@ def test_a_white_alone_between_the_base_lines_of_a_pale_board_is_read_and_no_gap
 
 
 def test_a_red_base_circles_outer_ring_fitted_at_a_strikers_size_is_print_not_a_queen():
-    import json
-    from pathlib import Path
-
-    import cv2
-
+    from tests.vision.kept_views import kept_view, nearest_mm
     from vision.detect_pieces import detect_pieces
-    from vision.rectify_board import BoardView
 
     # Simulated clip 5211 at 92 s (1080p, H.264): about the south-west base circle a striker-sized circle fitted
     # its ring and fill (its edge profile a coin's); not the one striker, it was read as a queen 18.9 mm across.
-    folder = Path(__file__).resolve().parents[2] / "sample_images" / "simulated" / "carrom" / "views"
-    about = json.loads((folder / "clip_5211_at_92s.json").read_text())
-    view = BoardView(cv2.imread(str(folder / "clip_5211_at_92s.jpg")), about["px_per_mm"], about["half_extent_mm"])
+    view, true_mm = kept_view("clip_5211_at_92s")
     found = detect_pieces(view, board=load_board("carrom"))
-    true_mm = np.array([(x, y) for _, x, y in about["pieces"]])
-    off_mm = np.hypot(*(found.centres_mm[:, None] - true_mm[None]).transpose(2, 0, 1)).min(axis=1)
-    assert (off_mm < 6.0).all()
+    assert (nearest_mm(found.centres_mm, true_mm) < 6.0).all()
     assert len(found) >= len(true_mm) - 2
