@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 SHADOW_BAND = (1.0, 1.3)
-"""Where the shadow is looked for, as shares of the rim's radius (just outside it; the darkest of the band counts)."""
+"""Where the shadow is looked for, as shares of the rim's radius: just outside it (the deepest shade across counts)."""
 
 BOARD_BAND = (1.6, 2.0)
 """Where the board around is sampled, as shares of the rim's radius (its median is the board's lightness)."""
