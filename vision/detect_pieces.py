@@ -67,9 +67,6 @@ LARGE_RIM_LEAD = 0.1
 """Score a large rim (striker, shooter) has over a small one of the same fit: where a large piece is, smaller circles
 fit inside its rim too, and a clear large rim must win."""
 
-HELD_SLACK_MM = 3.0
-"""How far past a large rim's inside a small rim it overlaps may reach and still be held by it (`_drawn_across`)."""
-
 INNER_RIM_REACH_MM = 4.0
 """How far from a large rim's centre the small rim inside it (a striker's bevel) is centred (`_outfits_inner_rim`)."""
 
@@ -568,7 +565,7 @@ def _drawn_across(found: PieceDetections, keep: np.ndarray, score_arr: np.ndarra
     """Kept large circles that crowd out a small rim they do not hold, and win over it only by `LARGE_RIM_LEAD`.
 
     The lead is for the small circles a large piece holds (its bevel's ring). A large circle drawn across a coin's
-    rim and an arc beside it overlaps the neighbouring coin it crowds out, far off its inside (simulated clip 5208
+    rim and an arc beside it overlaps the neighbouring coin it crowds out, centred beyond its rim (simulated clip 5208
     at 0 s, 1080p: a white's rim and the centre circle's print in the break formation fitted a striker, which crowded
     out the black beside the white).
     """
@@ -577,8 +574,11 @@ def _drawn_across(found: PieceDetections, keep: np.ndarray, score_arr: np.ndarra
     for i in np.nonzero(keep & (found.size == 1))[0]:
         gaps = np.hypot(*(found.centres_mm[small] - found.centres_mm[i]).T)
         crowded = gaps < found.radii_mm[i] + found.radii_mm[small] - allowed_mm
-        unheld = gaps > found.radii_mm[i] - found.radii_mm[small] + HELD_SLACK_MM
-        across[i] = bool((crowded & unheld & (score_arr[small] >= score_arr[i] - LARGE_RIM_LEAD)).any())
+        # A small rim centred inside the large one is drawn on its own face or rim (its bevel's ring, a highlight's
+        # edge), never a neighbour's (simulated clip 5208 at 47.6 s: a coin-sized circle across a striker's rim and
+        # its highlight, 14 mm off its centre, crowded out the striker).
+        beyond = gaps > found.radii_mm[i]
+        across[i] = bool((crowded & beyond & (score_arr[small] >= score_arr[i] - LARGE_RIM_LEAD)).any())
     return across
 
 

@@ -16,9 +16,14 @@ FOLDER = Path(__file__).resolve().parents[2] / "sample_images" / "simulated" / "
 
 
 def kept_view(name: str) -> tuple[BoardView, np.ndarray]:
-    """The view `name` (e.g. 'clip_5211_at_92s') and the true centres (n, 2) of the pieces on it, mm."""
+    """The view `name` (e.g. 'clip_5211_at_92s') and the true centres (n, 2) of the pieces on it, mm.
+
+    The image is `name`.jpg unless the description names another (a lossless one, where the fault shown goes with
+    JPEG's loss of detail).
+    """
     about = json.loads((FOLDER / f"{name}.json").read_text())
-    view = BoardView(cv2.imread(str(FOLDER / f"{name}.jpg")), about["px_per_mm"], about["half_extent_mm"])
+    image = cv2.imread(str(FOLDER / about.get("image", f"{name}.jpg")))
+    view = BoardView(image, about["px_per_mm"], about["half_extent_mm"])
     return view, np.array([(x, y) for _, x, y in about["pieces"]])
 
 

@@ -184,3 +184,16 @@ def test_no_striker_is_read_across_the_break_formation_where_a_white_s_rim_meets
     reading = read_pieces(image, homography=homography, board=board)
     assert [_kind_at(reading, x, y) for _, x, y in places] == [kind for kind, _, _ in places]
     assert len(reading.pieces) == len(places)
+
+
+def test_a_coin_sized_circle_across_the_striker_s_own_rim_does_not_crowd_it_out():
+    from tests.vision.kept_views import kept_view, nearest_mm
+
+    # Simulated clip 5208 at 47.6 s (1080p, H.264), in the view the analysis located: a coin-sized circle across the
+    # yellow striker's rim and the edge of its highlight, centred 14 mm off the striker's centre, took the striker's
+    # place as a white; the events then called the striker pocketed.
+    view, true_mm = kept_view("clip_5208_at_47_6s")
+    found = detect_pieces(view, board=load_board("carrom"))
+    striker_mm = true_mm[-1]
+    assert nearest_mm(striker_mm[None], found.centres_mm[found.size == 1])[0] < 3.0
+    assert (nearest_mm(found.centres_mm, true_mm) < 6.0).all()
