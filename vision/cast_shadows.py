@@ -68,9 +68,9 @@ def face_lightness_gap(lab: np.ndarray, centres_px: np.ndarray, radii_px: np.nda
     if len(centres) == 0:
         return np.zeros(0)
     angles = np.linspace(0, 2 * np.pi, SAMPLES, endpoint=False)
-    lightness = np.ascontiguousarray(lab[..., :1], np.float32)
-    face = _rings(lightness, centres, radii, (0.3, 0.5, 0.7), angles).reshape(len(centres), -1)
-    board = _rings(lightness, centres, radii, np.linspace(*BOARD_BAND, 3), angles).reshape(len(centres), -1)
+    lab32 = np.ascontiguousarray(lab, np.float32)
+    face = _rings(lab32, centres, radii, (0.3, 0.5, 0.7), angles)[..., 0].reshape(len(centres), -1)
+    board = _rings(lab32, centres, radii, np.linspace(*BOARD_BAND, 3), angles)[..., 0].reshape(len(centres), -1)
     return np.median(face, axis=1) - np.median(board, axis=1)
 
 
@@ -122,6 +122,7 @@ def shadowed_as_pale_pieces(lab: np.ndarray, centres_px: np.ndarray, radii_px: n
     answer = np.zeros(len(centres), bool)
     if len(centres) == 0 or len(pieces) < MIN_PALE_PIECES:
         return answer
+    lab = np.ascontiguousarray(lab, np.float32)  # once, for the four samplings below
     pale = np.abs(face_lightness_gap(lab, pieces, piece_radii_px)) <= PALE_FACE_GAP
     if pale.sum() < MIN_PALE_PIECES:
         return answer
