@@ -643,6 +643,8 @@ class EventInferer:
 
     def _lost_at(self, piece: Piece) -> list[_Track]:
         """The lost pieces of `piece`'s kind that lay where it is read."""
+        if piece.kind == STROKE_PIECES.get(self.game) and any(t.kind == piece.kind for t in self._tracks):
+            return []  # the game's one striker (shooter) is the one on the board, wherever it is read now
         return [t for t in self._lost if t.kind == piece.kind
                 and np.hypot(t.x_mm - piece.x_mm, t.y_mm - piece.y_mm) <= max(2 * t.r_mm, MOVED_MM)]
 

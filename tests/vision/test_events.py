@@ -1313,3 +1313,28 @@ def test_the_striker_read_elsewhere_where_its_old_spot_looks_unchanged_moved_and
                          Motion(4.5, 5.0, stirred, unchanged=picture_unchanged_at(*[(x, y) for _, x, y in coins]),
                                 hand_after_strike=False))
     assert kinds(second) == [("shot", "striker", None)]
+
+
+def test_the_striker_read_where_a_lost_striker_lay_is_the_one_on_the_board_moved_there():
+    # As carrom clip 5209 at 73.4 s (1080p): a pale striker, never read again where it came to rest, was lost there;
+    # read again later on its base line and struck, it came to rest beside that spot. It is the game's one striker
+    # moved there, not the lost one read again, which left the one struck to be called pocketed.
+    inf = inferer()
+    coins = [("white", 0, 0), ("black", 40, 0), ("queen", -40, 0)]
+    changed = picture_unchanged_at()
+    first = inf.settled(reading(*coins, ("striker", 300, 200)), 3.0, Motion(0.5, 1.2, unchanged=changed))
+    assert kinds(first) == [("shot", "striker", None)]
+    nothing_changed = lambda xy, r: np.ones(len(xy), bool)  # noqa: E731
+    for k in range(1, LOST_UNREAD + 1):
+        assert inf.settled(reading(*coins), 3.0 + 2 * k, Motion(2.0 + 2 * k, None, unchanged=nothing_changed)) == []
+    assert "striker" not in inf.kinds_on_board()
+    placed = reading(*coins, ("striker", 0, -250))
+    came = picture_unchanged_at(*[(x, y) for _, x, y in coins])
+    inf.settled(placed, 20.0, Motion(19.0, None, unchanged=came))
+    inf.settled(placed, 21.0, Motion(20.5, None, unchanged=nothing_changed))
+    assert inf.kinds_on_board()["striker"] == 1
+    stirred = (PocketActivity(2, 0.01, 22.8),)
+    struck = inf.settled(reading(*coins, ("striker", 310, 215)), 24.0,
+                         Motion(21.5, 22.0, stirred, unchanged=came, hand_after_strike=False))
+    assert kinds(struck) == [("shot", "striker", None)]
+    assert inf.kinds_on_board()["striker"] == 1
