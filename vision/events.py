@@ -979,7 +979,8 @@ class EventInferer:
         striker went with a coin into a pocket stirred since the strike, or, no pocket stirred, a
         couronne shooter jumped off (when is not seen: the strike's time). Both are held for review.
         A couronne shooter seen flying off over the frame after the strike (no other piece's flight)
-        jumped off, whatever pocket stirred.
+        jumped off, whatever pocket stirred. On a carrom board only a pocket the striker dropped into
+        counts (`_dropped_in`): one it passed by says it is on the board, unread.
         """
         for track in gone:
             self._tracks.remove(track)
@@ -991,6 +992,9 @@ class EventInferer:
             return [Observation(flown_s, "off_board", piece, confidence=0.6, needs_review=True, reason="jumped")]
         taken = {o.pocket for o in so_far if o.type == "pocketed"}
         stirred = self._spells_after(busy, motion.strike_s)
+        if self.game == "carrom":
+            # A pale striker the reader missed stirs the pockets it passes: only a pocket it dropped into counts.
+            stirred = [a for a in stirred if _dropped_in(a, after=a.pocket in taken)]
         free = [a for a in stirred if a.pocket not in taken and a.energy >= DROP_IN_ENERGY]
         if free:
             return [self._gone(gone[0], free, motion, so_far) if gone
@@ -1246,6 +1250,20 @@ def _after(spells: tuple[tuple[float, float], ...], start_s: float | None) -> li
 def _angle_apart(a: float, b: float) -> float:
     """The angle between two bearings in radians (0 to pi)."""
     return abs((a - b + np.pi) % (2 * np.pi) - np.pi)
+
+
+def _dropped_in(activity: PocketActivity, *, after: bool) -> bool:
+    """Carrom: whether a pocket's spells look like the striker dropping into it: clearly busy, its busiest spell
+    ending at its peak, or, `after` a coin went into that pocket, a spell of two bursts (it followed the coin in).
+
+    A pale striker the reader misses stirs the pockets it passes: the change falls off as it rose, and a coin's
+    drop alone makes one burst (simulated carrom clips 5202-5211 at 1080p). A couronne ring dropping in changes
+    the pocket's ring otherwise (simulated clip 5201 at 24.8 s: a spell falling off slowly).
+    """
+    if after:
+        return any(spell.bursts >= 2 for spell in activity.spells)
+    busiest = max(activity.spells, key=lambda spell: spell.energy, default=None)
+    return activity.energy >= DROP_IN_ENERGY and (busiest is None or busiest.ended_at_peak)
 
 
 def _jumped_at(observations: list[Observation]) -> set[float]:

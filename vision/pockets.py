@@ -34,6 +34,13 @@ DITCH_SAMPLE_STEP = 4  # any change of the ditch is looked for on every this man
 DITCH_DISC_CHANGE = 40  # a ditch pixel this far from its empty look (largest channel change) shows a disc
 EDGE_BAND_FRACTION = 0.03  # a surface cut by the picture's edge is watched for arms this deep (share of the picture)
 SPELL_GAP_S = 0.3  # a pocket not busy for this long ends a spell of it busy: the next piece dropping in is another
+# A spell whose change fell to this share of its peak and rose again by as much had pieces drop in one after another
+# (a striker following a coin in: simulated carrom clips 5202, 5205 and 5209 at 1080p).
+BURST_DIP = 0.7
+# A spell whose change never came back above this share of its peak ended as a piece dropping in; a piece passing by
+# falls off as it rose. Simulated carrom clips 5202-5211 at 1080p and 5212-5216 at 960x540: the spells of strikers
+# that dropped in alone came back to at most 0.19 of their peak (4), those of strikers passing by to 0.51 or more (12).
+DROPPED_TAIL = 0.35
 MAX_SPELLS = 64  # spells kept per pocket between settled views (a crowd in view: the last ones)
 GLOBAL_POCKETS = 3  # this many pockets changing in the same frame is the board bumped or the light, not pieces
 MOUTH_SHARE = 0.8  # a pocket's mouth: inside this share of its radius (clear of its rim)
@@ -49,10 +56,22 @@ APPROACH_MM = 100.0
 
 @dataclass(frozen=True)
 class PocketSpell:
-    """One spell of a pocket busy: frames busy with less than `SPELL_GAP_S` between them."""
+    """One spell of a pocket busy: frames busy with less than `SPELL_GAP_S` between them.
+
+    Its shape tells a piece dropping in from one passing by: a piece that drops in is gone at once, and the change
+    ends at its peak; one that passes enters and leaves the watched ring, and the change falls as slowly as it rose.
+    """
 
     peak_t_s: float  # when it changed most
     energy: float  # sum over its frames of the changed share above BUSY_SHARE
+    peak: float = 0.0  # the changed share of its busiest frame
+    tail: float = 0.0  # the largest changed share of a frame after the last one as busy
+    bursts: int = 1  # rises of the change after a fall (`BURST_DIP`): pieces dropping in one after another
+
+    @property
+    def ended_at_peak(self) -> bool:
+        """Whether the change stopped at its peak, as a piece dropping in makes it (`DROPPED_TAIL`)."""
+        return self.tail <= DROPPED_TAIL * self.peak
 
 
 @dataclass(frozen=True)
@@ -120,6 +139,8 @@ class PocketWatch:
         self._spells: list[deque[PocketSpell]] = [deque(maxlen=MAX_SPELLS) for _ in self._windows]
         self._spell_peak = np.zeros(len(self._windows))  # the largest change of each pocket's last spell ...
         self._spell_end_s = np.full(len(self._windows), -np.inf)  # ... and its last busy frame
+        self._burst_peak = np.zeros(len(self._windows))  # the largest change of its last burst ...
+        self._burst_trough = np.full(len(self._windows), np.inf)  # ... and the least since (inf: still rising)
 
     def update(self, image: np.ndarray, t_s: float) -> None:
         """Record the change around each pocket since the previous frame."""
@@ -151,14 +172,30 @@ class PocketWatch:
         spells = self._spells[pocket]
         last = spells[-1] if spells else None
         if last is None or t_s - self._spell_end_s[pocket] > SPELL_GAP_S:
-            spells.append(PocketSpell(t_s, change - BUSY_SHARE))
-            self._spell_peak[pocket] = change
+            spells.append(PocketSpell(t_s, change - BUSY_SHARE, peak=change))
+            self._spell_peak[pocket] = self._burst_peak[pocket] = change
+            self._burst_trough[pocket] = np.inf
         else:
-            peak_t_s = last.peak_t_s
+            peak_t_s, tail = last.peak_t_s, max(last.tail, change)
             if change > self._spell_peak[pocket]:
                 peak_t_s, self._spell_peak[pocket] = t_s, change
-            spells[-1] = PocketSpell(peak_t_s, last.energy + change - BUSY_SHARE)
+            if change >= self._spell_peak[pocket]:  # the tail follows the last frame as busy as the peak
+                tail = 0.0
+            spells[-1] = PocketSpell(peak_t_s, last.energy + change - BUSY_SHARE, peak=float(self._spell_peak[pocket]),
+                                     tail=tail, bursts=last.bursts + self._burst(pocket, change))
         self._spell_end_s[pocket] = t_s
+
+    def _burst(self, pocket: int, change: float) -> int:
+        """1 when `change` begins a new burst of the pocket's spell (fell by `BURST_DIP`, rose as much), else 0."""
+        peak, trough = self._burst_peak[pocket], self._burst_trough[pocket]
+        if change < min(peak, trough):
+            self._burst_trough[pocket] = change
+        elif trough <= BURST_DIP * peak and change * BURST_DIP >= trough:
+            self._burst_peak[pocket], self._burst_trough[pocket] = change, np.inf
+            return 1
+        elif change > peak:
+            self._burst_peak[pocket], self._burst_trough[pocket] = change, np.inf
+        return 0
 
     def moved(self, homography: np.ndarray, *, board: BoardModel, image_shape: tuple[int, int]) -> PocketWatch:
         """This watch for a new view of the board (bumped): the activity so far is kept."""
@@ -166,6 +203,7 @@ class PocketWatch:
         watch._energy, watch._peak, watch._peak_t_s = self._energy.copy(), self._peak.copy(), list(self._peak_t_s)
         watch._spells = [deque(b, maxlen=MAX_SPELLS) for b in self._spells]
         watch._spell_peak, watch._spell_end_s = self._spell_peak.copy(), self._spell_end_s.copy()
+        watch._burst_peak, watch._burst_trough = self._burst_peak.copy(), self._burst_trough.copy()
         return watch
 
     def mouth(self, image: np.ndarray, pocket: int = 0) -> np.ndarray:

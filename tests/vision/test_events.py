@@ -94,27 +94,55 @@ def test_a_piece_gone_into_a_pocket_that_stirred_as_one_dropping_in_was_struck_t
 
 
 def test_a_striker_gone_with_a_coin_in_a_stroke_seen_as_no_strike_went_in_with_it_unless_a_hand_came():
-    # As couronne clip 5107 at 100.8 s: no strike showed, the ring and the shooter dropped into one pocket.
+    # As couronne clip 5107 at 100.8 s: no strike showed, the ring and the shooter dropped into one pocket (two
+    # bursts of change in one spell).
     for hand_came, expected in ((False, [("shot", "striker", None), ("pocketed", "white", 2),
                                          ("pocketed", "striker", 2)]),
                                 (True, [("shot", "striker", None), ("pocketed", "white", 2)])):
         inf = inferer()
         after = reading(("black", 40, 0), ("queen", -40, 0))
-        motion = Motion(0.5, None, (PocketActivity(2, 0.6, 1.9, 1.9, (PocketSpell(1.9, 0.6),)),),
-                        hand_after_strike=hand_came)
+        both_in = (PocketSpell(1.9, 0.6, peak=0.2, bursts=2),)
+        motion = Motion(0.5, None, (PocketActivity(2, 0.6, 1.9, 1.9, both_in),), hand_after_strike=hand_came)
         assert kinds(inf.settled(after, 3.0, motion)) == expected
 
 
 def test_a_striker_gone_with_a_coin_and_no_hand_since_the_strike_went_into_the_coins_pocket():
-    # Carrom: no hand came to take it, and a piece never leaves the board by itself.
+    # Carrom: no hand came to take it, and a piece never leaves the board by itself. The pocket's spell shows two
+    # pieces dropping in, one after the other.
+    both_in = (PocketActivity(2, 0.6, 1.9, 1.9, (PocketSpell(1.9, 0.6, peak=0.2, bursts=2),)),)
     for hand_came, expected in ((False, [("pocketed", "black", 2), ("pocketed", "striker", 2)]),
                                 (True, [("pocketed", "black", 2)])):
         inf = inferer()
         after = reading(("white", 0, 0), ("queen", -40, 0))
-        motion = Motion(0.5, 1.2, (PocketActivity(2, 0.6, 1.9),), hand_after_strike=hand_came)
+        motion = Motion(0.5, 1.2, both_in, hand_after_strike=hand_came)
         observations = [o for o in inf.settled(after, 3.0, motion) if o.type != "shot"]
         assert kinds(observations) == expected
         assert all(o.needs_review for o in observations if o.piece == "striker")
+
+
+def test_a_striker_unread_after_the_stroke_went_into_no_pocket_whose_spell_shows_no_drop_of_its_own():
+    # As carrom clips 5205 at 170 s and 5209 at 44.2 s (1080p): a pale striker the reader missed, the pocket's spell
+    # one burst (the coin's drop alone); and clips 5206 at 103 s and 5211 at 182 s: a spell falling off as slowly
+    # as it rose (the striker passing by). The striker is on the board, unread. A spell ending at its peak is one.
+    coin_alone = PocketActivity(2, 0.3, 1.9, 1.9, (PocketSpell(1.9, 0.3, peak=0.15, tail=0.09),))
+    passed_by = PocketActivity(1, 0.8, 1.9, 1.9, (PocketSpell(1.9, 0.8, peak=0.17, tail=0.13, bursts=2),))
+    inf = inferer()
+    after = reading(("white", 0, 0), ("queen", -40, 0))
+    observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (coin_alone,), hand_after_strike=False))
+    assert kinds(observations) == [("shot", "striker", None), ("pocketed", "black", 2)]
+    inf = inferer()
+    after = reading(("white", 0, 0), ("black", 40, 0), ("queen", -40, 0))
+    observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (passed_by,), hand_after_strike=False))
+    assert kinds(observations) == [("shot", "striker", None)]
+    # As clip 5209 at 25.6 s: a pocket stirred faintly, no coin gone into it, is no drop either.
+    faint = PocketActivity(3, 0.01, 1.9, 1.9, (PocketSpell(1.9, 0.01, peak=0.02),))
+    inf = inferer()
+    observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (faint,), hand_after_strike=False))
+    assert kinds(observations) == [("shot", "striker", None)]
+    dropped = PocketActivity(1, 0.8, 1.9, 1.9, (PocketSpell(1.9, 0.8, peak=0.26, tail=0.05),))
+    inf = inferer()
+    observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (dropped,), hand_after_strike=False))
+    assert kinds(observations) == [("shot", "striker", None), ("pocketed", "striker", 1)]
 
 
 def test_a_striker_read_as_a_coin_where_it_came_to_rest_is_still_the_striker():

@@ -145,3 +145,33 @@ def test_a_disc_put_into_the_ditch_by_hand_is_a_change_of_the_ditch_though_not_f
         watch.update(gate.free_change, i / 30, image)
     assert [(t_s, angle) for t_s, angle in watch.changes()] == [pytest.approx((5 / 30, bearing))]
     assert not [t_s for t_s, angle in watch.landings() if abs(angle - bearing) < 0.2]
+
+
+def coin_by_pocket(pocket, along_px, across_px):
+    """A frame with a dark coin `along_px` from a pocket's centre towards the board's centre, `across_px` sideways."""
+    image = frame()
+    cx, cy = 250 + 0.6 * np.array(BOARD.pocket_centres_mm()[pocket])
+    inward = -np.array([cx - 250, cy - 250]) / np.hypot(cx - 250, cy - 250)
+    sideways = np.array([-inward[1], inward[0]])
+    u, v = np.array([cx, cy]) + along_px * inward + across_px * sideways
+    cv2.circle(image, (round(u), round(v)), 9, (30, 30, 30), -1)
+    return image
+
+
+def spells_of(frames, pocket=2):
+    watch = PocketWatch(homography(), board=BOARD, image_shape=SHAPE)
+    for i, image in enumerate(frames):
+        watch.update(image, i / 30)
+    return watch.activity()[pocket].spells
+
+
+def test_a_spell_tells_a_coin_dropping_in_from_one_passing_by_and_two_dropping_in_one_after_the_other():
+    # Rolling in, the coin changes the ring a little each frame; gone into the pocket, it changes all it covered.
+    rolling_in = [coin_by_pocket(2, d, 0) for d in (48, 42, 36, 30, 24, 18, 12, 6)]
+    (dropped,) = spells_of([frame(), *rolling_in, frame(), frame()])
+    assert dropped.ended_at_peak and dropped.bursts == 1
+    passing = [coin_by_pocket(2, 20, across) for across in range(-60, 61, 6)]
+    (passed,) = spells_of([frame(), *passing, frame()])
+    assert not passed.ended_at_peak
+    (both,) = spells_of([frame(), *rolling_in, frame(), *rolling_in, frame(), frame()])
+    assert both.bursts == 2 and both.ended_at_peak
