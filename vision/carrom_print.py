@@ -198,6 +198,23 @@ def clear_of_print(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: floa
     elsewhere on the board cannot borrow.
     """
     c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    clear = clear_of_curved_print(c, board, radius_mm=radius_mm)
+    if not isinstance(board, CarromBoard):
+        return clear
+    # The straight print is measured only where nothing else ruled a circle out: the faint search asks of many.
+    still = np.nonzero(clear)[0]
+    clear[still] = _segment_distances(c[still], *_line_segments_mm(board)).min(axis=1) > radius_mm + PRINT_CLEARANCE_MM
+    return clear
+
+
+def clear_of_curved_print(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float) -> np.ndarray:
+    """True for circles of `radius_mm` that touch none of the board's curved print, its frame or its pockets
+    (carrom; others: all true): they may lie over the base lines and the arrows' shafts.
+
+    A straight line draws at most the short stretch of a rim it is tangent to (the two base lines, a coin's
+    width apart, two opposite stretches); a whole rim there is a piece's.
+    """
+    c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
     clear = np.ones(len(c), bool)
     if not isinstance(board, CarromBoard) or len(c) == 0:
         return clear
@@ -207,9 +224,6 @@ def clear_of_print(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: floa
     pockets = np.asarray(board.pocket_centres_mm(), np.float64)
     clear &= np.hypot(c[:, None, 0] - pockets[None, :, 0], c[:, None, 1] - pockets[None, :, 1]).min(axis=1) > (
         board.pocket_diameter_mm / 2 + reach)
-    # The straight print is measured only where nothing nearer ruled a circle out: the faint search asks of many.
-    still = np.nonzero(clear)[0]
-    clear[still] = _segment_distances(c[still], *_line_segments_mm(board)).min(axis=1) > reach
     bases = printed_discs_mm(board)[1:]
     clear &= np.hypot(c[:, None, 0] - bases[None, :, 0], c[:, None, 1] - bases[None, :, 1]).min(axis=1) > (
         board.base_circle_diameter_mm / 2 + reach)

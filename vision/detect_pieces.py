@@ -18,9 +18,9 @@ import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
 from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYMMETRY_MATCH, base_print_lab, by_pockets,
-                                 clear_coins, clear_of_print, coin_on_print, half_rim_region, printed_discs_mm,
-                                 printed_faint_region, printed_half_rim, printed_lettering, printed_mask,
-                                 printed_outline)
+                                 clear_coins, clear_of_curved_print, clear_of_print, coin_on_print, half_rim_region,
+                                 printed_discs_mm, printed_faint_region, printed_half_rim, printed_lettering,
+                                 printed_mask, printed_outline)
 from vision.carrom_striker import CoinRims, coin_rims_inside, large_piece_among, striker_decided
 from vision.carrom_strokes import stroke_mask
 from vision.cast_shadows import shadowed_as_pale_pieces
@@ -57,11 +57,16 @@ MIN_STEP_SHARE_CARROM = 0.62
 FULL_RIM_MIN_STEP_SHARE = 0.45
 """Least colour-step share of such a whole rim (white coins on birch: 0.58 to 0.60)."""
 
-OFF_PRINT_RIM_SUPPORT = 0.85
-"""Rim support from which a clear coin-sized rim clear of the print needs no more colour step than a whole rim
-(`FULL_RIM_MIN_STEP_SHARE`): no printed arc is there to draw part of one. White coins on cream boards in 1080p
-clips showed 0.48 to 0.60 at supports of 0.88; off the print no rim of that support stepped less without a
-coin under it (clips 5202-5208, every 4 s)."""
+OFF_CURVES_RIM_SUPPORT = 0.78
+"""Rim support from which a clear coin-sized rim clear of the curved print (`clear_of_curved_print`: it may lie over
+the base lines) needs only `OFF_CURVES_MIN_STEP_SHARE`: no printed arc is there to draw part of one. A white coin
+on a cream board under a bright lamp shows a face of the board's own colour and a rim in its edge's shade. 1080p
+clips 5202-5211 every 4 s, true homography, such rims not read otherwise: 40 whites at supports of 0.78 and up
+(steps 0.35 to 0.60; 5205, 5206, 5209, 5211), none without a coin under it; the first such, a circle across a
+white's edge, at 0.74."""
+
+OFF_CURVES_MIN_STEP_SHARE = 0.3
+"""Least colour-step share of such a rim: its edge's shade steps on part of it (the pale whites above: 0.35 and up)."""
 
 LARGE_RIM_LEAD = 0.1
 """Score a large rim (striker, shooter) has over a small one of the same fit: where a large piece is, smaller circles
@@ -341,12 +346,13 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
         partial_arr, faint_arr, on_print_arr = shaded, faint_arr | shaded, on_print_arr & ~shaded
         filled = (filled | shaded) & ~by_print_only
     # A light coin on a light board steps little in colour, but shows its whole rim: an open arc cannot; clear of
-    # the print, most of it will do. Nor need it, where the light shades its face as it shades the clear coins'.
+    # the curved print, most of it will do. Nor need it, where the light shades its face as it shades the clear coins'.
     if isinstance(board, CarromBoard):
         whole_step = ~faint_arr & (steps >= FULL_RIM_MIN_STEP_SHARE)
         filled |= whole_step & (support_arr >= FULL_RIM_SUPPORT)
-        filled |= (whole_step & (size_arr == 0) & (support_arr >= OFF_PRINT_RIM_SUPPORT)
-                   & clear_of_print(centres_mm, board, radius_mm=sizes[0].radius_mm))
+        filled |= (~faint_arr & (steps >= OFF_CURVES_MIN_STEP_SHARE) & (size_arr == 0)
+                   & (support_arr >= OFF_CURVES_RIM_SUPPORT)
+                   & clear_of_curved_print(centres_mm, board, radius_mm=sizes[0].radius_mm))
         filled[~faint_arr] |= _lit_like_coins(candidates.filter(~faint_arr), filled[~faint_arr], lab, view,
                                               board=board)
         filled |= _shadowed_like_pale_pieces(candidates, filled, partial_arr, lab, view, board=board)

@@ -14,7 +14,7 @@ from calibration.geometry import load_board
 from simulation.film import film_still
 from simulation.scene import PieceState, SceneFrame
 from tests.vision.board_places import beside_pocket_mouths
-from vision.carrom_print import arrow_ends_mm, clear_of_print, printed_discs_mm
+from vision.carrom_print import arrow_ends_mm, clear_of_curved_print, clear_of_print, printed_discs_mm
 from vision.pieces_read import read_pieces
 
 RESOLUTION = (1280, 720)
@@ -68,6 +68,18 @@ def test_clear_of_print_keeps_bare_board_and_leaves_out_the_print():
     bare = np.array([[-90.0, -60.0], [200.0, 40.0], [-330.0, 20.0], [300.0, -340.0]])
     assert clear_of_print(bare, board, radius_mm=r).all()
     assert clear_of_print(on_print, load_board("crokinole"), radius_mm=r).all()
+
+
+def test_clear_of_curved_print_keeps_the_base_lines_and_leaves_out_circles_arcs_frame_and_pockets():
+    board = load_board("carrom")
+    r = board.coin_diameter_mm / 2
+    across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+    on_base_lines = np.array([[0.0, across], [across, 60.0], [-100.0, -across]])
+    assert not clear_of_print(on_base_lines, board, radius_mm=r).any()
+    assert clear_of_curved_print(on_base_lines, board, radius_mm=r).all()
+    curved = np.vstack([printed_discs_mm(board), arrow_ends_mm(board), [[board.half_side_mm - 2.0, 0.0]],
+                        np.asarray(board.pocket_centres_mm()) * 0.97])
+    assert not clear_of_curved_print(curved, board, radius_mm=r).any()
 
 
 @pytest.mark.parametrize(("seed", "x_mm", "y_mm"), [(60053, 167.0, -262.0), (60093, 50.0, -123.0),

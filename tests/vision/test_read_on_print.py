@@ -113,3 +113,15 @@ def test_a_red_base_circles_outer_ring_fitted_at_a_strikers_size_is_print_not_a_
     found = detect_pieces(view, board=load_board("carrom"))
     assert (nearest_mm(found.centres_mm, true_mm) < 6.0).all()
     assert len(found) >= len(true_mm) - 2
+
+
+def test_a_white_over_the_base_lines_showing_only_its_rim_on_a_cream_board_is_a_coin():
+    from tests.vision.kept_views import kept_view, nearest_mm
+    from vision.detect_pieces import detect_pieces
+
+    # Simulated clip 5211 at 92 s: under a bright lamp a white's face is the cream board's colour; its whole rim shows
+    # (support 0.92) in its edge's shade, stepping in colour on 0.4 of it. The base lines under it draw no circle.
+    view, true_mm = kept_view("clip_5211_at_92s")
+    found = detect_pieces(view, board=load_board("carrom"))
+    assert nearest_mm(np.array([[253.69, 8.07]]), found.centres_mm)[0] < 6.0
+    assert (nearest_mm(found.centres_mm, true_mm) < 6.0).all()
