@@ -31,6 +31,7 @@ from vision.pockets import (DitchWatch, HoleWatch, PocketActivity, PocketWatch, 
                             pocket_centres_mm, pocket_radius_mm)
 from vision.settle import AlikeTimes, GateReading, SettleGate, SettleSettings
 from vision.sources import Frame
+from vision.striker_rim import learnt_striker_colours, striker_colour
 from vision.team_colours import learnt_team_colours
 
 # Share of the board moving on its own (about a shot piece's trace in a frame) ... A crokinole
@@ -318,6 +319,7 @@ class BoardAnalyzer:
         self._piece_contrast: float | None = None  # the faintest pieces' contrast against the board, as last read
         self._samples_lab: dict[str, np.ndarray] = {}  # couronne: the teams' and shooter's colours as read so far
         self._team_lab: dict[str, np.ndarray] = {}  # crokinole: the teams' colours as read so far
+        self._strikers_lab: tuple[tuple[float, float, float], ...] = ()  # carrom: the striker's colours last read
 
     @property
     def board(self) -> BoardModel | None:
@@ -554,6 +556,9 @@ class BoardAnalyzer:
             options["samples_lab"] = dict(self._samples_lab)  # couronne: the colours learnt so far name the shooter
         if self._team_lab:
             options["team_lab"] = dict(self._team_lab)  # crokinole: they find faint discs
+        striker_lab = striker_colour(self._strikers_lab)
+        if striker_lab is not None:
+            options["striker_lab"] = striker_lab  # carrom: it tells the striker from a white lit apart
         return partial(self.read, image, homography=self._homography.copy(), board=self._board, **options)
 
     def _measure_pieces(self, image: np.ndarray, reading: BoardReading) -> None:
@@ -605,6 +610,8 @@ class BoardAnalyzer:
         elif self.game == "crokinole":
             # Only to find faint discs of the colours seen: a lone disc teaches its colour, whatever team it was named.
             self._team_lab = learnt_team_colours(self._team_lab, reading, teams=CROKINOLE_COLOURS, min_pieces=1)
+        elif self.game == "carrom":
+            self._strikers_lab = learnt_striker_colours(self._strikers_lab, reading)
         self._measure_pieces(frame.image, reading)
         self._inferer.round_ended = self.round_ended
         observations = self._inferer.settled(reading, frame.t_s, motion)

@@ -11,7 +11,7 @@ from vision.detect_discs import EdgeField, FaintRims, verify_rims
 from vision.piece_colours import piece_colours
 from vision.piece_detections import PieceDetections, PieceSize
 from vision.rectify_board import BoardView
-from vision.striker_rim import coins_grown, striker_among_coins
+from vision.striker_rim import coins_grown, nearer_striker, striker_among_coins
 
 SHRUNK_RADIUS_ERROR = FaintRims().max_radius_error
 """How far the radius of a coin shrunk back from a striker-sized circle may stray from a coin's: as far as a faint
@@ -29,13 +29,14 @@ class CoinRims(NamedTuple):
 
 def striker_decided(found: PieceDetections, edges: EdgeField, lab: np.ndarray, view: BoardView,
                     sizes: tuple[PieceSize, ...], board: BoardModel, *, unseen_px: np.ndarray | None,
-                    measured: CoinRims | None = None) -> PieceDetections:
+                    measured: CoinRims | None = None, striker_lab: np.ndarray | None = None) -> PieceDetections:
     """Carrom's striker decided again over all the pieces found (`vision.striker_rim`).
 
     A black coin or the queen grown by its shadow to a striker's size is a coin, where its own rim is. A coin-sized
     circle that is a striker's inner ring becomes the striker, measured on its own rim, where no striker is left, or
-    where the one left was a faint rim or looks like a white coin (which then is one). `measured` holds the coin rims
-    inside the first pieces, where they were fitted before (`coin_rims_inside`).
+    where the one left was a faint rim or looks like a white coin (which then is one), unless the striker's colour as
+    read so far in a video (`striker_lab`, 8-bit Lab) is nearer the one left's. `measured` holds the coin rims inside
+    the first pieces, where they were fitted before (`coin_rims_inside`).
     """
     s = view.px_per_mm
     coin, striker = sizes[0].radius_mm, sizes[1].radius_mm
@@ -48,9 +49,14 @@ def striker_decided(found: PieceDetections, edges: EdgeField, lab: np.ndarray, v
                               striker_radius_px=striker * s, unseen_px=unseen_px)
     if rim.index >= 0:
         large = (size == 1) & ~to_coins
-        if not large.any() or (found.is_faint[large] | rim.looks_white(found.colour_lab[large])).all():
+        i = coins[rim.index]
+        takes_over = not large.any() or (found.is_faint[large] | rim.looks_white(found.colour_lab[large])).all()
+        if takes_over and large.any() and striker_lab is not None:
+            # A white coin lit apart from the others (by a corner of the board) stands apart in hue as a striker does;
+            # the striker's own colour, seen before, tells them.
+            takes_over = nearer_striker(found.colour_lab[i], found.colour_lab[large], striker_lab)
+        if takes_over:
             to_coins |= large
-            i = coins[rim.index]
             size[i], radii[i], centres[i] = 1, rim.radius_px / s, view.to_mm(rim.centre_px[None])[0]
     if to_coins.any():
         size[to_coins] = 0

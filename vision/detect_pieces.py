@@ -247,7 +247,7 @@ def _resolve_overlaps(centres_mm: np.ndarray, radii_mm: np.ndarray, score: np.nd
 
 
 def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.5,
-                  team_lab: np.ndarray | None = None) -> PieceDetections:
+                  team_lab: np.ndarray | None = None, striker_lab: np.ndarray | None = None) -> PieceDetections:
     """Every piece-sized disc on the playing surface of a rectified view.
 
     Parameters
@@ -257,6 +257,8 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     min_support : least share of a rim that must be seen.
     team_lab : crokinole: (k, 3) 8-bit Lab colours of the teams' discs as read so far in a video; a faint rim whose
         face is one of them is a disc where it stands too little apart from the board to be one by itself.
+    striker_lab : carrom: (3,) 8-bit Lab colour of the striker as read so far in a video (`striker_colour`); it
+        decides between a striker-sized piece and a coin with a striker's rim round it (`striker_decided`).
 
     Returns
     -------
@@ -379,7 +381,8 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
             break
         found, looked_at = found.join(more), len(found)
     if isinstance(board, CarromBoard):
-        found = striker_decided(found, edges, lab, view, sizes, board, unseen_px=mouths_px, measured=inner)
+        found = striker_decided(found, edges, lab, view, sizes, board, unseen_px=mouths_px, measured=inner,
+                                striker_lab=striker_lab)
     return found.filter(np.argsort(-found.support, kind="stable"))
 
 

@@ -67,7 +67,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
                 samples_lab: dict[str, np.ndarray] | None = None,
                 px_per_mm: float = DEFAULT_PX_PER_MM,
                 review_tolerance_mm: float = REVIEW_TOLERANCE_MM, look_in_hole: bool = False,
-                team_lab: dict[str, np.ndarray] | None = None) -> BoardReading:
+                team_lab: dict[str, np.ndarray] | None = None,
+                striker_lab: np.ndarray | None = None) -> BoardReading:
     """Every piece on the playing surface of a located board, classified and (crokinole) scored.
 
     Parameters
@@ -85,6 +86,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
         analysis tells 20s from the hole's change between settled frames and leaves this off).
     team_lab : crokinole: the teams' colours read so far in a video, team -> 8-bit Lab (`learnt_team_colours`).
         They find faint discs of a team's colour; the colours of this reading name the teams.
+    striker_lab : carrom: the striker's colour read so far in a video, 8-bit Lab (`striker_colour`): it tells the
+        striker from a white coin lit apart from the others.
 
     Returns
     -------
@@ -99,7 +102,7 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     image = validate_image(image)
     view = board_view(image, homography=homography, board=board, px_per_mm=px_per_mm)
     teams = np.array(list(team_lab.values())) if team_lab and isinstance(board, CrokinoleBoard) else None
-    found = detect_pieces(view, board=board, team_lab=teams)
+    found = detect_pieces(view, board=board, team_lab=teams, striker_lab=striker_lab)
     if isinstance(board, CouronneBoard) and knows_colours(samples_lab):
         found = shooter_by_samples(found, samples_lab)
     printed_radius_mm = getattr(board, "base_circle_diameter_mm", 0.0) / 2

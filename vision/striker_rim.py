@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.detect_discs import EdgeField, verify_rims
+from vision.pieces import BoardReading
 
 STRIKER_RIM_MIN_SUPPORT = 0.85
 """Least share of the striker-sized rim seen around a coin-sized circle for it to be the striker (tuning stills
@@ -41,6 +42,13 @@ LIGHT_COIN_MAX_CHROMA = 40.0
 
 MIN_LIGHT_COINS = 1
 """Other light coins needed to say what the white coins' colour is."""
+
+STRIKER_COLOUR_READINGS = 15
+"""Readings of a video whose striker colours are kept to say what the striker looks like (their median): most
+readings name it rightly, so the median holds where one names a white coin lit apart."""
+
+STRIKER_COLOUR_MIN_READINGS = 3
+"""Readings with one striker needed before its colour is known."""
 
 DARK_COIN_MATCH = 20.0
 """Lab distance (lightness counting half) from the median of the dark coins under which a striker-sized piece is a
@@ -113,6 +121,27 @@ class StrikerRim:
         if self.white_hue is None:
             return np.zeros(len(colour_lab), bool)
         return np.linalg.norm(colour_lab[:, 1:] - self.white_hue, axis=1) < STRIKER_MIN_COLOUR_GAP
+
+
+def learnt_striker_colours(seen: tuple[tuple[float, float, float], ...], reading: BoardReading
+                           ) -> tuple[tuple[float, float, float], ...]:
+    """The striker colours of the last `STRIKER_COLOUR_READINGS` readings with one striker, `reading`'s added."""
+    if reading.counts().get("striker") != 1 or "striker" not in reading.colours_lab:
+        return seen
+    return (seen + (reading.colours_lab["striker"],))[-STRIKER_COLOUR_READINGS:]
+
+
+def striker_colour(seen: tuple[tuple[float, float, float], ...]) -> np.ndarray | None:
+    """The striker's colour (8-bit Lab) as read so far: the median of `seen` (None: too few readings)."""
+    if len(seen) < STRIKER_COLOUR_MIN_READINGS:
+        return None
+    return np.median(np.asarray(seen, np.float64), axis=0)
+
+
+def nearer_striker(colour_lab: np.ndarray, others_lab: np.ndarray, striker_lab: np.ndarray) -> bool:
+    """Whether a face (3,) is nearer the striker's known colour in hue (a*b*) than every one of `others_lab` (n, 3)."""
+    gap = np.linalg.norm(np.asarray(others_lab, np.float64).reshape(-1, 3)[:, 1:] - striker_lab[1:], axis=1)
+    return bool(np.linalg.norm(np.asarray(colour_lab, np.float64)[1:] - striker_lab[1:]) < gap.min(initial=np.inf))
 
 
 def striker_among_coins(edges: EdgeField, centres_px: np.ndarray, colour_lab: np.ndarray, *, coin_radius_px: float,

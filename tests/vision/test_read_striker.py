@@ -197,3 +197,44 @@ def test_a_coin_sized_circle_across_the_striker_s_own_rim_does_not_crowd_it_out(
     striker_mm = true_mm[-1]
     assert nearest_mm(striker_mm[None], found.centres_mm[found.size == 1])[0] < 3.0
     assert (nearest_mm(found.centres_mm, true_mm) < 6.0).all()
+
+
+def test_a_white_lit_apart_in_a_corner_is_no_striker_where_the_striker_s_colour_was_read_before():
+    from tests.vision.kept_views import kept_view, nearest_mm
+
+    # Simulated clip 5211 at 92 s: a white by the north-west pocket, lit yellower than the other whites (b* 154 to
+    # their 135-143), shows a striker-sized rim with its shadow; the pale striker (b* 130) is within 10 of the whites'
+    # hue, so by colour alone the white is taken for the striker and the striker for a white. The striker's colour
+    # as the clip's readings before 92 s named it, (252, 127, 129), tells them.
+    view, true_mm = kept_view("clip_5211_at_92s_frame")
+    board = load_board("carrom")
+    striker_mm = np.array([[-278.85, 313.72]])
+    alone = detect_pieces(view, board=board)
+    assert nearest_mm(alone.centres_mm[alone.size == 1], striker_mm).min() > 20.0
+    seen = detect_pieces(view, board=board, striker_lab=np.array([252.0, 127.0, 129.0]))
+    assert (seen.size == 1).sum() == 1
+    assert nearest_mm(seen.centres_mm[seen.size == 1], striker_mm)[0] < 6.0
+    assert (nearest_mm(seen.centres_mm, true_mm) < 6.0).all()
+
+
+def test_the_striker_s_colour_is_the_median_of_the_last_readings_with_one_striker():
+    from vision.pieces import BoardReading, Piece
+    from vision.striker_rim import (STRIKER_COLOUR_MIN_READINGS, STRIKER_COLOUR_READINGS, learnt_striker_colours,
+                                    striker_colour)
+
+    def reading(striker_lab, strikers=1):
+        pieces = tuple(Piece("striker", 10.0 * k, 0.0, 20.5, 1.0) for k in range(strikers))
+        return BoardReading("carrom", pieces, colours_lab={"striker": striker_lab})
+
+    seen = ()
+    for k in range(STRIKER_COLOUR_MIN_READINGS - 1):
+        seen = learnt_striker_colours(seen, reading((250.0, 127.0, 129.0)))
+    assert striker_colour(seen) is None
+    seen = learnt_striker_colours(seen, reading((250.0, 120.0, 154.0)))  # one reading named a white lit apart
+    assert striker_colour(seen).tolist() == [250.0, 127.0, 129.0]
+    assert learnt_striker_colours(seen, reading((250.0, 0.0, 0.0), strikers=2)) == seen
+    assert learnt_striker_colours(seen, BoardReading("carrom", ())) == seen
+    for k in range(STRIKER_COLOUR_READINGS):
+        seen = learnt_striker_colours(seen, reading((240.0, 140.0, 110.0)))
+    assert len(seen) == STRIKER_COLOUR_READINGS
+    assert striker_colour(seen).tolist() == [240.0, 140.0, 110.0]
