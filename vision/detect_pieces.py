@@ -68,6 +68,11 @@ white's edge, at 0.74."""
 OFF_CURVES_MIN_STEP_SHARE = 0.3
 """Least colour-step share of such a rim: its edge's shade steps on part of it (the pale whites above: 0.35 and up)."""
 
+ROUND_PRINT_REACH_MM = 6.0
+"""How far a striker-sized circle drawn round a printed base circle may be centred off it: a circle of a striker's
+radius holds the base circle up to 4.6 mm off its centre, and the print's fit strays a millimetre (simulated clip
+5211, 1080p, 128 to 208 s: such rings 4.0 to 5.0 mm off the print's fit, read as the queen)."""
+
 LARGE_RIM_LEAD = 0.1
 """Score a large rim (striker, shooter) has over a small one of the same fit: where a large piece is, smaller circles
 fit inside its rim too, and a clear large rim must win."""
@@ -564,7 +569,8 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
             # A large circle about a small one that is print, and not the one large piece, is the print's outer ring
             # (simulated clip 5211 at 92 s, 1080p: a red base circle's ring and fill, its edge profile a coin's, was
             # read as a queen 18.9 mm across).
-            round_print = (found.size[keep] == 1) & (sized.size == 0) & _about(sized.centres_mm, prints_mm)
+            round_print = (found.size[keep] == 1) & (sized.size == 0) & _about(sized.centres_mm, prints_mm,
+                                                                                reach_mm=ROUND_PRINT_REACH_MM)
             sized = sized.filter(~round_print)
         return sized
     return found.filter(keep)
@@ -732,11 +738,11 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     return PieceDetections(found.centres_mm, radii, size, found.support, colour, surround)
 
 
-def _about(centres_mm: np.ndarray, others_mm: np.ndarray) -> np.ndarray:
-    """True for centres within `INNER_RIM_REACH_MM` of any of `others_mm`: circles about the same centre."""
+def _about(centres_mm: np.ndarray, others_mm: np.ndarray, *, reach_mm: float = INNER_RIM_REACH_MM) -> np.ndarray:
+    """True for centres within `reach_mm` of any of `others_mm`: circles about the same centre."""
     if len(others_mm) == 0:
         return np.zeros(len(centres_mm), bool)
-    return np.hypot(*(centres_mm[:, None] - others_mm[None]).transpose(2, 0, 1)).min(axis=1) < INNER_RIM_REACH_MM
+    return np.hypot(*(centres_mm[:, None] - others_mm[None]).transpose(2, 0, 1)).min(axis=1) < reach_mm
 
 
 def _outfits_inner_rim(candidates: PieceDetections) -> np.ndarray:
