@@ -369,11 +369,14 @@ class EventInferer:
                 continue
             # The queen returned to the centre lies on its printed spot, often of its own colour:
             # the picture there hardly changes, but it is no queen read late.
-            seen_late = seen_late and not self._queen_returned(piece)
+            returned = self._queen_returned(piece)
             queen_back = self._queen_back(piece)
             # Put down when the hand came over its spot (several in a row under one movement), else when
-            # the board began to change.
-            placed_s = motion.spot_changed_s(piece.x_mm, piece.y_mm, piece.r_mm)
+            # the board began to change. Where the queen put back left its spot looking as before, the spot's
+            # last change was an arm passing over it later (putting down a due coin), not the queen's.
+            placed_s = (None if seen_late and returned
+                        else motion.spot_changed_s(piece.x_mm, piece.y_mm, piece.r_mm))
+            seen_late = seen_late and not returned
             track = self._new_track(piece, appeared_s=placed_s if placed_s is not None else motion.start_s)
             # Placed by hand between strokes; one that turns up after a stroke (out of a cluster,
             # say) was on the board all along, but for a pocketed queen, or one whose spot changed for

@@ -481,6 +481,23 @@ def test_the_queen_put_back_on_its_centre_spot_is_placed_though_the_picture_bare
     assert kinds(after) == [("placed", "queen", None)] and after[0].t_s == 1.5
 
 
+def test_the_queen_put_back_where_the_picture_barely_changed_is_placed_when_the_hand_came_not_when_an_arm_passed_later():
+    # Simulated clip 5209 at 97.5 s (1080p, white board): the queen was put back on the centre spot, then a due white
+    # beside it; the arm putting the white down passed over the queen's spot at 98.7 s, its last change.
+    inf = EventInferer("carrom", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(("white", 100, 0), ("striker", 0, -250)), 0.0, None)
+
+    def unchanged(centres_mm, radii_mm):
+        return [bool(np.hypot(x, y) < 5) for x, y in centres_mm]  # a red queen on the red centre spot
+
+    motion = Motion(1.0, None, unchanged=unchanged, changed_at=picture_changed_at((1, 0, 2.6), (60, 20, 2.4)))
+    assert inf.settled(reading(("white", 100, 0), ("queen", 1, 0), ("white", 60, 20)), 3.0, motion) == []
+    after = inf.settled(reading(("white", 100, 0), ("queen", 1, 0), ("white", 60, 20), ("striker", 0, -250)), 5.0,
+                        Motion(4.0, None, unchanged=unchanged))
+    placed = {o.piece: o.t_s for o in after if o.type == "placed"}
+    assert placed == {"queen": 1.0, "white": 2.4}
+
+
 def test_crokinole_only_a_dark_disc_can_hide_in_the_hole_unseen_a_light_one_gone_went_to_the_ditch():
     hole = (PocketActivity(0, 0.3, 1.6),)  # the hole's region busy, its look unchanged
     for colour, expected in (("dark", "sunk_20"), ("light", "off_board")):
