@@ -89,11 +89,9 @@ class AnalysisRun:
         entries = self.recorder.add(list(step.observations), step.reading)
         self._write_log(entries)
         self.analyzer.round_ended = self.recorder.round_ended
-        if entries and self.recorder.board_changed(before):
-            # A new board, round or game: the pieces are set up afresh, not moved by a stroke. A crokinole
-            # round ends with its board cleared: that reading is how the next round starts.
+        if entries and self.recorder.round_changed(before):
             self.analyzer.first_shooter = self.recorder.first_shooter_colour()
-            self.analyzer.new_board(from_last_reading=self.recorder.game == "crokinole")
+            self.analyzer.new_board()
 
     def _write_log(self, entries: list[dict[str, Any]]) -> None:
         for entry in entries:

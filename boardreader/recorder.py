@@ -195,7 +195,10 @@ class MatchRecorder:
         self._twenties = {}
         self._round_review = False
 
-    def board_changed(self, before: dict[str, Any]) -> bool:
-        """Whether the last entry ended a carrom board, crokinole round or game (the pieces are reset)."""
+    def round_changed(self, before: dict[str, Any]) -> bool:
+        """Crokinole: whether the last entry ended a round or game, whose board was cleared: the next round starts
+        from it. Carrom and couronne boards start afresh where vision sees the pieces set out again, whatever the
+        count says (`vision.analysis.is_set_out`): a false event or a missed foul may end one early."""
         live = self.result.get("live", {})
-        return any(live.get(k) != before.get(k) for k in ("game", "board", "round") if k in live or k in before)
+        return self.game == "crokinole" and any(live.get(k) != before.get(k) for k in ("game", "round")
+                                                if k in live or k in before)

@@ -247,8 +247,8 @@ class Watcher:
             self.send(("event", {"entry": entry, "frame_t_s": step.t_s, "analysed_epoch_s": time.time()}))
         for entry in self.recorder.held[held:]:
             self.send(("held", {"entry": entry, "frame_t_s": step.t_s}))
-        if entries and self.recorder.board_changed(before):
-            # A new board, round or game: the pieces are set up afresh, not moved by a stroke.
+        if entries and self.recorder.round_changed(before):
+            self.analyzer.first_shooter = self.recorder.first_shooter_colour()
             self.analyzer.new_board()
 
     def report(self, source_report=None, *, force: bool = False, **extra) -> None:

@@ -64,6 +64,12 @@ TRACK_EVERY_FRAMES = 4  # while the board is where it was, check it this often (
 # stillness in its first frames, and a reading begun then would only hold up the next.
 READ_AHEAD_AFTER_S = 0.1
 SAME_VIEW_PX = 1.5  # a board found again this close to where it was has not moved (the tracker's own limit)
+# Carrom, couronne: a board set out afresh holds most of the set again, at least this share of the pieces the board
+# started with, and this many more than before (a carrom board is over with at most the nine coins of one colour
+# and the queen left of nineteen; a couronne game with at most one side's rings).
+SET_OUT_MIN_SHARE = 0.75
+SET_OUT_MIN_GAIN = 5
+SHOOTING_PIECES = ("striker", "shooter")
 
 
 @dataclass(frozen=True)
@@ -320,6 +326,8 @@ class BoardAnalyzer:
         self._samples_lab: dict[str, np.ndarray] = {}  # couronne: the teams' and shooter's colours as read so far
         self._team_lab: dict[str, np.ndarray] = {}  # crokinole: the teams' colours as read so far
         self._strikers_lab: tuple[tuple[float, float, float], ...] = ()  # carrom: the striker's colours last read
+        self._start_pieces = 0  # carrom, couronne: pieces (the shooting one left out) the board as first read held
+        self._last_pieces = 0  # ... and as last read
 
     @property
     def board(self) -> BoardModel | None:
@@ -331,16 +339,15 @@ class BoardAnalyzer:
                             shooting_line_radius_mm=getattr(self._board, "shooting_line_diameter_mm", 0.0) / 2,
                             fifteen_reach_mm=_fifteen_reach_mm(self._board))
 
-    def new_board(self, *, from_last_reading: bool = False) -> None:
-        """The pieces are set up afresh (a new board or round): the next settled reading starts over.
-
-        With `from_last_reading`, the board as last read is already the new start (a cleared
-        crokinole board), so that the next reading's changes are the new round's.
+    def new_board(self) -> None:
+        """Crokinole: a new round starts from the board as last read (cleared), so that the next reading's changes
+        are the new round's. Carrom and couronne boards start afresh where the pieces are seen set out again
+        (`is_set_out`), whatever the match counted: a false event or a missed foul may end a board early.
         """
         if self._board is None:
             return
         self._inferer = self._new_inferer()
-        if from_last_reading and self._last_read is not None:
+        if self._last_read is not None:
             reading, t_s, motion = self._last_read
             self._inferer.settled(reading, t_s, motion)
 
@@ -613,6 +620,14 @@ class BoardAnalyzer:
         elif self.game == "carrom":
             self._strikers_lab = learnt_striker_colours(self._strikers_lab, reading)
         self._measure_pieces(frame.image, reading)
+        if self.game != "crokinole":
+            pieces = _pieces_in_play(reading)
+            if self._inferer.started and is_set_out(pieces, motion, start_pieces=self._start_pieces,
+                                                    last_pieces=self._last_pieces):
+                self._inferer = self._new_inferer()  # a new board: its pieces were set out, not moved by a stroke
+            if not self._inferer.started:
+                self._start_pieces = pieces
+            self._last_pieces = pieces
         self._inferer.round_ended = self.round_ended
         observations = self._inferer.settled(reading, frame.t_s, motion)
         self._last_read = (reading, frame.t_s, Motion(frame.t_s, None, ditch_discs=motion.ditch_discs if motion else ()))
@@ -620,6 +635,20 @@ class BoardAnalyzer:
         if self._done is not None:
             observations = list(self._done.observations) + observations
         self._done = AnalysisStep(frame.index, frame.t_s, True, True, reading, tuple(observations), self._homography)
+
+
+def is_set_out(pieces: int, motion: Motion | None, *, start_pieces: int, last_pieces: int) -> bool:
+    """Carrom, couronne: whether a settled reading with `pieces` (the shooting one left out) shows them set out afresh
+    by hand: nothing moved on its own (no stroke) since the last reading (`last_pieces`), and the board holds most of
+    the `start_pieces` it held at its start again."""
+    struck = motion is not None and motion.strike_s is not None
+    return (not struck and pieces >= SET_OUT_MIN_SHARE * start_pieces
+            and pieces >= last_pieces + SET_OUT_MIN_GAIN)
+
+
+def _pieces_in_play(reading: BoardReading) -> int:
+    """The pieces on the board but the one that shoots (the striker, a shooter ring)."""
+    return sum(1 for p in reading.pieces if p.kind not in SHOOTING_PIECES)
 
 
 class _Run(NamedTuple):

@@ -22,6 +22,23 @@ def test_a_carrom_transition_with_a_shot_is_one_stroke():
     assert recorder.add([Observation(3.0, "placed", "white")], None) == []  # no shot, no stroke
 
 
+def test_a_carrom_board_the_count_ended_is_no_new_start_for_vision_a_crokinole_round_is():
+    # A false pocketing or a missed foul may end a board in the count while it is still played; vision starts a
+    # board afresh where it sees the pieces set out.
+    recorder = MatchRecorder(CARROM)
+    recorder.add([shot(0.0), Observation(0.5, "pocketed", "queen", 0), Observation(0.6, "pocketed", "white", 1)], None)
+    for i in range(8):
+        before = dict(recorder.result["live"])
+        assert recorder.add([shot(10.0 + i), Observation(10.5 + i, "pocketed", "white", 2)], None)
+    assert recorder.result["live"]["board"] == before["board"] + 1
+    assert not recorder.round_changed(before)
+    crokinole = MatchRecorder(CROKINOLE)
+    before = dict(crokinole.result["live"])
+    for i in range(2 * before["discs_per_side"]):
+        crokinole.add([shot(i, "light" if i % 2 else "dark")], EMPTY)
+    assert crokinole.add([], EMPTY) and crokinole.round_changed(before)
+
+
 def test_what_the_rules_refuse_is_held_for_the_referee_not_logged():
     recorder = MatchRecorder(CARROM)
     too_many = [shot(1.0)] + [Observation(1.2, "pocketed", "white", 0)] * 10

@@ -14,8 +14,9 @@ import pytest
 from bench.event_matching import match_events
 from boardreader.analysis_run import AnalysisRun
 from bench.truth_playback import TruthPlayback
-from vision.analysis import (AIM_S, ARM_GONE_S, ARM_MOTION, MIN_STRIKE_MOTION, STRIKE_JOIN_S, _Segment,
+from vision.analysis import (AIM_S, ARM_GONE_S, ARM_MOTION, MIN_STRIKE_MOTION, STRIKE_JOIN_S, _Segment, is_set_out,
                              spots_unchanged)
+from vision.events import Motion
 from vision.sources import VideoFileSource
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_images" / "simulated" / "carrom" / "video"
@@ -55,6 +56,15 @@ def test_outputs_follow_the_contract(analysed):
     assert score["game"] == "carrom" and "games" in score
     assert summary["board_found"] and summary["frames"] > 0
     assert (out / "report.html").read_text().count("<img") >= 2
+
+
+def test_a_set_out_is_a_reading_no_stroke_led_to_with_most_of_the_set_on_the_board_again():
+    by_hand, stroke = Motion(94.3, None), Motion(96.8, 97.9)
+    assert is_set_out(19, by_hand, start_pieces=19, last_pieces=4)
+    assert is_set_out(18, None, start_pieces=19, last_pieces=4)  # a coin of the rack unread
+    assert not is_set_out(19, stroke, start_pieces=19, last_pieces=4)  # pieces that moved on their own: a stroke
+    assert not is_set_out(10, by_hand, start_pieces=19, last_pieces=4)  # coins put back, not the set
+    assert not is_set_out(18, by_hand, start_pieces=19, last_pieces=17)  # a due put back early in a board
 
 
 def test_a_spot_is_unchanged_under_a_light_change_and_a_nudge_but_not_when_its_coin_left():
