@@ -55,6 +55,11 @@ MAX_SEGMENT_FRAMES = 9000  # moving frames kept between settled readings (5 min 
 SAME_SPOT_CORRELATION = 0.9  # a piece's patch matching the last read view this well (nudges allowed) is unchanged ...
 SPOT_FACE_SHARE = 0.7  # ... and its face, inside this share of its radius, ...
 SAME_FACE_CHANGE = 20.0  # ... changed by no more than this (mean over its pixels of the largest channel change)
+# Clearly as before (`spots_unchanged(clearly=True)`): a pale coin come to rest on a pale board changes its spot
+# little (simulated clip 5206 at 21.7 s, 1080p: correlation 0.90, face change 19.9); a spot nothing came to rest on
+# matches far better (clip 5215 at 69.2 s: 0.99, 8.4).
+CLEARLY_SAME_CORRELATION = 0.95
+CLEARLY_SAME_FACE_CHANGE = 10.0
 # A settled reading with more of the surface covered is not trusted. The part a camera never
 # sees (beyond the frame's edge) does not count: it is the same in every reading.
 MAX_COVERED_SHARE = 0.1
@@ -510,9 +515,10 @@ class BoardAnalyzer:
         ditch_discs = self._ditch_discs(frame.image)
         motion = Motion(frame.t_s, None, ditch_discs=ditch_discs, still=True) if ditch_discs else None
         if segment.start_s is not None or hole_entries:
-            unchanged = changed_at = None
+            unchanged = clearly_unchanged = changed_at = None
             if self._read_frame is not None:
                 unchanged = partial(spots_unchanged, self._read_frame, frame.image, homography=self._homography)
+                clearly_unchanged = partial(unchanged, clearly=True)
             if self._gate.alike_times is not None:
                 changed_at = partial(spots_changed_s, self._gate.alike_times, homography=self._homography.copy())
             start_s = segment.start_s if segment.start_s is not None else hole_entries[0]
@@ -524,6 +530,7 @@ class BoardAnalyzer:
             motion = Motion(
                 start_s, strike_s, pockets=activity, hole_entries=hole_entries,
                 hole_full=self._hole is not None and self._hole.is_full, unchanged=unchanged,
+                clearly_unchanged=clearly_unchanged,
                 ditch=self._ditch.landings() if self._ditch is not None else (), ditch_discs=ditch_discs,
                 ditch_changes=self._ditch.changes() if self._ditch is not None else (), hole_hides=self._hole_hides(),
                 hand_after_strike=segment.hand_came_after(
@@ -731,14 +738,17 @@ def _spots_px(homography: np.ndarray, centres_mm: np.ndarray, radii_mm: np.ndarr
 
 
 def spots_unchanged(before: np.ndarray, after: np.ndarray, centres_mm: np.ndarray, radii_mm: np.ndarray, *,
-                     homography: np.ndarray) -> np.ndarray:
+                     homography: np.ndarray, clearly: bool = False) -> np.ndarray:
     """For each piece-sized spot (board mm): whether `after` shows there what `before` did.
 
     The spot in `before` is looked for in `after` a little around its place, by normalised
     correlation (a light change does not count, a nudge of a few pixels neither), and where
     found, the piece's face must show the same colours. A spot that is flat in `before`
-    shows nothing to compare and counts as changed.
+    shows nothing to compare and counts as changed. `clearly`: only where it matches far better
+    than a pale coin come to rest there would.
     """
+    min_correlation = CLEARLY_SAME_CORRELATION if clearly else SAME_SPOT_CORRELATION
+    max_face_change = CLEARLY_SAME_FACE_CHANGE if clearly else SAME_FACE_CHANGE
     centres_px, radii_px = _spots_px(homography, centres_mm, radii_mm)
     result = np.zeros(len(centres_px), bool)
     h, w = before.shape[:2]
@@ -752,7 +762,7 @@ def spots_unchanged(before: np.ndarray, after: np.ndarray, centres_mm: np.ndarra
             continue
         window = after[y - reach:y + reach + 1, x - reach:x + reach + 1]
         _, best, _, (dx, dy) = cv2.minMaxLoc(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
-        if best < SAME_SPOT_CORRELATION:
+        if best < min_correlation:
             continue
         # The patch's shape alone may match when the piece is gone from it: a pocket's dark mouth
         # beside a coin outweighs the coin. The piece's own face must look as it did too.
@@ -762,5 +772,5 @@ def spots_unchanged(before: np.ndarray, after: np.ndarray, centres_mm: np.ndarra
         # A light change divided out, as the board around the piece shows it.
         gain = (found[around].mean(axis=0) + 1) / (template[around].mean(axis=0) + 1)
         expected = np.minimum(template[face] * gain, 255.0)  # brighter light clips at white
-        result[i] = np.abs(found[face] - expected).max(axis=1).mean() <= SAME_FACE_CHANGE
+        result[i] = np.abs(found[face] - expected).max(axis=1).mean() <= max_face_change
     return result

@@ -121,6 +121,7 @@ class Motion:
     hole_entries: tuple[float, ...] = ()  # crokinole: when the 20-hole was seen to take something
     hole_full: bool = False  # crokinole: the 20-hole looks full at this settle
     unchanged: SpotCheck | None = None  # the image's word on whether a piece's spot changed
+    clearly_unchanged: SpotCheck | None = None  # ... on whether it is as it was far beyond doubt
     ditch: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) of each spell of motion in the ditch
     ditch_discs: tuple[float, ...] = ()  # crokinole: discs lying in each sector of the ditch now (DitchWatch.discs)
     ditch_changes: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) of any change of the ditch (arms too)
@@ -168,7 +169,8 @@ class Motion:
         return Motion(
             self.start_s, strike_s, pockets=tuple(pockets[i] for i in sorted(pockets)),
             hole_entries=self.hole_entries + later.hole_entries, hole_full=later.hole_full,
-            unchanged=later.unchanged, ditch=self.ditch + later.ditch, ditch_discs=later.ditch_discs,
+            unchanged=later.unchanged, clearly_unchanged=later.clearly_unchanged, ditch=self.ditch + later.ditch,
+            ditch_discs=later.ditch_discs,
             ditch_changes=self.ditch_changes + later.ditch_changes, hole_hides=later.hole_hides,
             # The view between was covered: whether a hand came after the last strike is known only
             # when the later movement struck anew.
@@ -180,14 +182,16 @@ class Motion:
             arm_ran_in_s=self.arm_ran_in_s if self.strike_s is not None else later.arm_ran_in_s,
             frame_flights=self.frame_flights + later.frame_flights)
 
-    def spots_unchanged(self, places: list[tuple[float, float, float]]) -> list[bool]:
-        """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (False when nobody can tell)."""
+    def spots_unchanged(self, places: list[tuple[float, float, float]], *, clearly: bool = False) -> list[bool]:
+        """For each (x_mm, y_mm, r_mm): whether the picture there is as it was (`clearly`: far beyond doubt; False
+        when nobody can tell)."""
         if self.still:
             return [True] * len(places)
-        if self.unchanged is None or not places:
+        check = self.clearly_unchanged if clearly else self.unchanged
+        if check is None or not places:
             return [False] * len(places)
         xyr = np.array(places, float)
-        return [bool(b) for b in self.unchanged(xyr[:, :2], xyr[:, 2])]
+        return [bool(b) for b in check(xyr[:, :2], xyr[:, 2])]
 
     def spot_changed_s(self, x_mm: float, y_mm: float, r_mm: float) -> float | None:
         """When the picture at a piece's spot changed for good: a hand came over it to put it down or take it
@@ -590,6 +594,14 @@ class EventInferer:
             for row, (i, same) in enumerate(zip(free_t, kept)):
                 if same and not self._on_queen_spot(tracks[i]) and tracks[i].kind != STROKE_PIECES.get(self.game):
                     cost[row, cost[row] > max(2 * tracks[i].r_mm, MOVED_MM)] = np.inf
+            # Nor did a piece come to rest where the picture is clearly as it was: a piece read there now was there
+            # unread, or is print taken for one (simulated clip 5215 at 69.2 s, 1080p: a white read between two coins
+            # was taken for the white gone into the pocket beside it, moved there).
+            unmoved = motion.spots_unchanged([(pieces[j].x_mm, pieces[j].y_mm, pieces[j].r_mm) for j in free_p],
+                                             clearly=True)
+            for col, (j, same) in enumerate(zip(free_p, unmoved)):
+                if same and pieces[j].kind != STROKE_PIECES.get(self.game):
+                    cost[cost[:, col] > max(2 * pieces[j].r_mm, MOVED_MM), col] = np.inf
             if self.game in STROKE_PIECES and motion.strike_s is not None and len(self._pockets_mm):
                 # A track left unmatched went somewhere: after a strike, more likely into a pocket beside it.
                 gaps = np.linalg.norm(track_xy[free_t][:, None] - self._pockets_mm[None], axis=2).min(axis=1)

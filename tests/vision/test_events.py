@@ -329,6 +329,20 @@ def picture_unchanged_at(*spots_mm):
     return unchanged
 
 
+def test_a_coin_gone_beside_a_busy_pocket_did_not_move_to_where_one_is_read_but_the_picture_did_not_change():
+    # Simulated clip 5215 at 69.2 s (1080p): a white read between two coins, where nothing came to rest, was
+    # taken for the white gone into the pocket beside it, moved there; the pocketing went unreported.
+    corner = int(np.argmin([np.hypot(x - 348, y - 348) for x, y in CARROM_POCKETS]))
+    inf = inferer()
+    inf.settled(reading(*BASE, ("white", 305, 336), ("black", 219, 200)), 1.0, Motion(0.5, None))
+    after = reading(("white", 0, 0), ("black", 40, 0), ("queen", -40, 0), ("striker", 100, 80), ("black", 219, 200),
+                    ("white", 232, 228))
+    busy = (PocketActivity(corner, 0.4, 2.6),)
+    unchanged = picture_unchanged_at((0, 0), (40, 0), (-40, 0), (219, 200), (232, 228))
+    observations = inf.settled(after, 3.0, Motion(1.5, 2.0, busy, unchanged=unchanged, clearly_unchanged=unchanged))
+    assert ("pocketed", "white", corner) in kinds(observations)
+
+
 def test_a_coin_not_read_where_the_picture_did_not_change_is_still_there_and_no_stroke():
     inf = inferer()
     blink = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
