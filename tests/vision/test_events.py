@@ -343,6 +343,19 @@ def test_a_coin_gone_beside_a_busy_pocket_did_not_move_to_where_one_is_read_but_
     assert ("pocketed", "white", corner) in kinds(observations)
 
 
+def test_a_second_queen_read_beside_the_one_on_the_board_is_never_placed():
+    # Simulated clip 5218 at 3.1 s (1080p): the queen broken 30 mm off the centre circle, whose rim and the queen's
+    # edge were read as a second queen, confirmed as a queen placed.
+    inf = inferer()
+    twice = reading(("white", 0, 0), ("black", 40, 0), ("queen", -62, -20), ("queen", -33, -7), ("striker", 120, 90))
+    # The break changed every spot about the centre for good as it began.
+    broken = Motion(1.0, 1.5, changed_at=lambda centres, radii: np.full(len(centres), 1.45))
+    observations = inf.settled(twice, 3.0, broken)
+    for t_s in (5.0, 7.0, 9.0):
+        observations += inf.settled(twice, t_s, Motion(t_s - 1.0, None))
+    assert [o for o in observations if o.type == "placed"] == []
+
+
 def test_a_coin_not_read_where_the_picture_did_not_change_is_still_there_and_no_stroke():
     inf = inferer()
     blink = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
