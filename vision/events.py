@@ -600,14 +600,16 @@ class EventInferer:
             for row, (i, same) in enumerate(zip(free_t, kept)):
                 if same and not self._on_queen_spot(tracks[i]) and tracks[i].kind != STROKE_PIECES.get(self.game):
                     cost[row, cost[row] > max(2 * tracks[i].r_mm, MOVED_MM)] = np.inf
-            # Nor did a piece come to rest where the picture is clearly as it was: a piece read there now was there
-            # unread, or is print taken for one (simulated clip 5215 at 69.2 s, 1080p: a white read between two coins
-            # was taken for the white gone into the pocket beside it, moved there).
-            unmoved = motion.spots_unchanged([(pieces[j].x_mm, pieces[j].y_mm, pieces[j].r_mm) for j in free_p],
-                                             clearly=True)
-            for col, (j, same) in enumerate(zip(free_p, unmoved)):
-                if same and pieces[j].kind != STROKE_PIECES.get(self.game):
-                    cost[cost[:, col] > max(2 * pieces[j].r_mm, MOVED_MM), col] = np.inf
+            # Carrom, couronne: nor did a piece come to rest where the picture is clearly as it was: a piece read there
+            # now was there unread, or is print taken for one (simulated clip 5215 at 69.2 s, 1080p: a white read
+            # between two coins was taken for the white gone into the pocket beside it, moved there). A crokinole
+            # disc shot onto a pale board changes its spot little.
+            if self.game in STROKE_PIECES:
+                unmoved = motion.spots_unchanged([(pieces[j].x_mm, pieces[j].y_mm, pieces[j].r_mm) for j in free_p],
+                                                 clearly=True)
+                for col, (j, same) in enumerate(zip(free_p, unmoved)):
+                    if same and pieces[j].kind != STROKE_PIECES[self.game]:
+                        cost[cost[:, col] > max(2 * pieces[j].r_mm, MOVED_MM), col] = np.inf
             if self.game in STROKE_PIECES and motion.strike_s is not None and len(self._pockets_mm):
                 # A track left unmatched went somewhere: after a strike, more likely into a pocket beside it.
                 gaps = np.linalg.norm(track_xy[free_t][:, None] - self._pockets_mm[None], axis=2).min(axis=1)
