@@ -22,7 +22,8 @@ from vision.board_location import BoardLocation
 from vision.board_tracker import BoardTracker
 from vision.couronne_colours import knows_colours, learnt_colours
 from vision.homography import project
-from vision.events import CROKINOLE_COLOURS, DROP_IN_ENERGY, HIDDEN_IN_HOLE, EventInferer, Motion, Observation
+from vision.events import (CROKINOLE_COLOURS, DROP_IN_ENERGY, HIDDEN_IN_HOLE, STROKE_PIECES, EventInferer, Motion,
+                           Observation)
 from vision.jumps import FrameWatch
 from vision.localise import locate_board
 from vision.pieces import BoardReading
@@ -74,7 +75,6 @@ SAME_VIEW_PX = 1.5  # a board found again this close to where it was has not mov
 # and the queen left of nineteen; a couronne game with at most one side's rings).
 SET_OUT_MIN_SHARE = 0.75
 SET_OUT_MIN_GAIN = 5
-SHOOTING_PIECES = ("striker", "shooter")
 
 
 @dataclass(frozen=True)
@@ -332,7 +332,6 @@ class BoardAnalyzer:
         self._team_lab: dict[str, np.ndarray] = {}  # crokinole: the teams' colours as read so far
         self._strikers_lab: tuple[tuple[float, float, float], ...] = ()  # carrom: the striker's colours last read
         self._start_pieces = 0  # carrom, couronne: pieces (the shooting one left out) the board as first read held
-        self._last_pieces = 0  # ... and as last read
 
     @property
     def board(self) -> BoardModel | None:
@@ -627,14 +626,13 @@ class BoardAnalyzer:
         elif self.game == "carrom":
             self._strikers_lab = learnt_striker_colours(self._strikers_lab, reading)
         self._measure_pieces(frame.image, reading)
-        if self.game != "crokinole":
-            pieces = _pieces_in_play(reading)
+        if self.game in STROKE_PIECES:
+            pieces = _pieces_in_play(reading, self.game)
             if self._inferer.started and is_set_out(pieces, motion, start_pieces=self._start_pieces,
-                                                    last_pieces=self._last_pieces):
+                                                    last_pieces=_pieces_in_play(self._last_read[0], self.game)):
                 self._inferer = self._new_inferer()  # a new board: its pieces were set out, not moved by a stroke
             if not self._inferer.started:
                 self._start_pieces = pieces
-            self._last_pieces = pieces
         self._inferer.round_ended = self.round_ended
         observations = self._inferer.settled(reading, frame.t_s, motion)
         self._last_read = (reading, frame.t_s, Motion(frame.t_s, None, ditch_discs=motion.ditch_discs if motion else ()))
@@ -653,9 +651,9 @@ def is_set_out(pieces: int, motion: Motion | None, *, start_pieces: int, last_pi
             and pieces >= last_pieces + SET_OUT_MIN_GAIN)
 
 
-def _pieces_in_play(reading: BoardReading) -> int:
-    """The pieces on the board but the one that shoots (the striker, a shooter ring)."""
-    return sum(1 for p in reading.pieces if p.kind not in SHOOTING_PIECES)
+def _pieces_in_play(reading: BoardReading, game: str) -> int:
+    """Carrom, couronne: the pieces on the board but the one that shoots (the striker, a shooter ring)."""
+    return sum(1 for p in reading.pieces if p.kind != STROKE_PIECES[game])
 
 
 class _Run(NamedTuple):
