@@ -360,7 +360,8 @@ def test_a_coin_not_read_where_the_picture_did_not_change_is_still_there_and_no_
     inf = inferer()
     blink = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
     busy = (PocketActivity(2, 0.3, 1.7),)
-    assert inf.settled(blink, 2.0, Motion(1.0, None, busy, unchanged=picture_unchanged_at((0, 0)))) == []
+    as_it_was = picture_unchanged_at((0, 0))
+    assert inf.settled(blink, 2.0, Motion(1.0, None, busy, unchanged=as_it_was, clearly_unchanged=as_it_was)) == []
     assert inf.settled(blink, 3.0, Motion(2.5, None, unchanged=picture_unchanged_at((0, 0)))) == []
     # Once its spot does change in a stroke with a busy pocket, it went in.
     after = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 90, 80))
@@ -1281,6 +1282,17 @@ def test_a_coin_put_back_just_before_a_stroke_the_board_never_settled_between_is
         inf.settled(after, 5.0, Motion(1.0, 3.0, changed_at=changed_at))
         observations = inf.settled(after, 6.0, Motion(5.5, None))
         assert kinds(observations) == expected
+
+
+def test_a_coin_not_read_beside_a_stirred_pocket_is_kept_only_where_its_spot_is_clearly_as_it_was():
+    # Simulated clip 5212 at 84.5 s (1080p): a pale white struck off a pale base line into a pocket left its spot
+    # looking much as before (correlation 0.93, face change 19.7): it was kept as unread, and its pocketing lost.
+    as_it_was = picture_unchanged_at((0, 0))
+    for clearly, expected in ((picture_unchanged_at(), [("pocketed", "white", 2)]), (as_it_was, [])):
+        inf = inferer()
+        after = reading(*BASE[1:3], ("striker", 90, 80))
+        motion = Motion(1.0, 1.2, (PocketActivity(2, 0.3, 1.7),), unchanged=as_it_was, clearly_unchanged=clearly)
+        assert [k for k in kinds(inf.settled(after, 2.0, motion)) if k[0] != "shot"] == expected
 
 
 def test_crokinole_a_disc_taken_off_by_hand_before_the_next_shot_is_timed_by_its_spot_not_the_shot():
