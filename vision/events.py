@@ -353,12 +353,15 @@ class EventInferer:
         # Carrom, couronne: where a pocket stirred that it could have gone into, a piece is kept unread only where
         # its spot is clearly as it was: a pale white gone from a pale base line changes it little (simulated clip
         # 5212 at 84.5 s, 1080p: correlation 0.93, face change 19.7).
-        places = [(t.x_mm, t.y_mm, t.r_mm) for t in unmatched_tracks]
-        kept = motion.spots_unchanged(places)
+        busy = [a for a in motion.pockets if a.energy > 0]
+        kept = motion.spots_unchanged([(t.x_mm, t.y_mm, t.r_mm) for t in unmatched_tracks])
         if self.game in STROKE_PIECES:
-            stirred = [a for a in motion.pockets if a.energy > 0]
-            kept = [same and (clear or not self._reachable(t, stirred, motion.rolling_from_s))
-                    for t, same, clear in zip(unmatched_tracks, kept, motion.spots_unchanged(places, clearly=True))]
+            doubted = [i for i, (t, same) in enumerate(zip(unmatched_tracks, kept))
+                       if same and self._reachable(t, busy, motion.rolling_from_s)]
+            clear = motion.spots_unchanged([(unmatched_tracks[i].x_mm, unmatched_tracks[i].y_mm,
+                                             unmatched_tracks[i].r_mm) for i in doubted], clearly=True)
+            for i, same in zip(doubted, clear):
+                kept[i] = same
         unread = [t for t, same in zip(unmatched_tracks, kept)
                   if same and t.appeared_s is None and t.missed == 0 and not self._on_queen_spot(t)
                   and (t.late or motion.still or not self._on_outer_line(t))]
@@ -410,7 +413,6 @@ class EventInferer:
             pale = [t for t in late_tracks if self._next_shooter() in (None, t.kind)]
             new_tracks = pale if len(pale) == 1 else []
 
-        busy = [a for a in motion.pockets if a.energy > 0]
         strikers_gone = [t for t in unmatched_tracks if t.kind == stroke_piece and t.appeared_s is None]
         missing = [t for t in unmatched_tracks if t.kind != stroke_piece and t.appeared_s is None]
         # Crokinole: what the shot touched (3a). A disc read a little off its place where the picture barely
