@@ -400,6 +400,25 @@ def clear_coins(found: PieceDetections) -> np.ndarray:
     return found.centres_mm[(found.size == 0) & (found.support >= FULL_RIM_SUPPORT)]
 
 
+def second_queens_on_figure(found: PieceDetections, kinds: tuple[str, ...], board: BoardModel) -> np.ndarray:
+    """True for the pieces named queen, beside a better one, that lie on the centre figure: its red star points and
+    centre circle, seen through a gap among coins or beside a coin, draw coin-sized red circles (tuning stills 96001,
+    96099, 96155 at 1280x720: the queen's rim whole or nearly, 0.97 to 1.0 of it seen, the print's 0.85 to 0.94).
+
+    A board holds one queen. The best is the one with a clear rim before a faint one, then the most of its rim seen;
+    a second one off the figure is left as it is, for it is no print.
+    """
+    queens = np.nonzero(np.asarray(kinds) == "queen")[0] if len(kinds) else np.zeros(0, int)
+    second = np.zeros(len(found), bool)
+    if not isinstance(board, CarromBoard) or len(queens) < 2:
+        return second
+    best = queens[np.lexsort((-found.support[queens], found.is_faint[queens]))[0]]
+    on_figure = np.hypot(*found.centres_mm.T) < board.outer_circle_diameter_mm / 2 + board.coin_diameter_mm / 2
+    second[queens] = on_figure[queens]
+    second[best] = False
+    return second
+
+
 def _log_ratios(image_bgr: np.ndarray, centres_px: np.ndarray, *, radius_px: float) -> np.ndarray:
     """Per circle, log of the face's median BGR over the board's just around it (n, 3)."""
     # Offset so that black stays finite.

@@ -23,6 +23,7 @@ from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYM
                                  printed_mask, printed_outline)
 from vision.carrom_striker import CoinRims, coin_rims_inside, large_piece_among, striker_decided
 from vision.carrom_strokes import stroke_mask
+from vision.centre_coin import coin_on_centre
 from vision.cast_shadows import shadowed_as_pale_pieces
 from vision.crokinole_shaded import SHADED_RIMS, flat_in_the_light, shaded_discs
 from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, longest_arc,
@@ -386,6 +387,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
             break
         found, looked_at = found.join(more), len(found)
     if isinstance(board, CarromBoard):
+        found = found.join(coin_on_centre(found, edges, lab, view, sizes, board))
         found = striker_decided(found, edges, lab, view, sizes, board, unseen_px=mouths_px, measured=inner,
                                 striker_lab=striker_lab)
     return found.filter(np.argsort(-found.support, kind="stable"))

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
-from vision.carrom_print import BOARD_FACE_MIN_SUPPORT, printed_discs_mm
+from vision.carrom_print import BOARD_FACE_MIN_SUPPORT, printed_discs_mm, second_queens_on_figure
 from vision.classify_pieces import Classes, classify_pieces
 from vision.couronne_colours import knows_colours, shooter_by_samples
 from vision.detect_hole import disc_in_hole
@@ -141,6 +141,11 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
         if in_hole is not None:
             twenties[in_hole.kind] = 1
     classes = classify_pieces(found, board=board, samples_lab=samples_lab)
+    printed_queens = second_queens_on_figure(found, classes.kinds, board)
+    if printed_queens.any():
+        found = found.filter(~printed_queens)
+        classes = Classes(tuple(k for k, drop in zip(classes.kinds, printed_queens) if not drop),
+                          classes.margin[~printed_queens])
     # The outline seen stands above the board; the rules judge where the piece stands.
     camera = camera_above(homography, image_size=(image.shape[1], image.shape[0]))
     centres_mm = camera.correct(found.centres_mm, face_height_mm=SILHOUETTE_HEIGHT_SHARE * piece_thickness_mm(board))
