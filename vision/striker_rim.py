@@ -18,9 +18,11 @@ import numpy as np
 from vision.detect_discs import EdgeField, verify_rims
 from vision.pieces import BoardReading
 
-STRIKER_RIM_MIN_SUPPORT = 0.85
+STRIKER_RIM_MIN_SUPPORT = 0.8
 """Least share of the striker-sized rim seen around a coin-sized circle for it to be the striker (tuning stills
-60000-60119, 71000-71059: such strikers 0.90 and up)."""
+60000-60119, 71000-71059: such strikers 0.90 and up; hard stills 96060-96259, the bevel blurred into a pale board:
+0.81 and up). White coins passing the rim tests stand at most 10 a*b* units apart from the others' hue, as far as the
+striker must (`STRIKER_MIN_COLOUR_GAP`), at any support."""
 
 STRIKER_RIM_MIN_RADIUS_SHARE = 0.9
 """Least fitted radius of that rim, as a share of the striker's (such strikers 0.91 and up)."""
