@@ -43,6 +43,7 @@ CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone o
 # coin the reader misses now and then is soon read again).
 LOST_UNREAD = 3
 STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
+STROKE_PIECE_LOOKALIKES = {"carrom": ("white",)}  # what the stroke piece may be read as where it came to rest
 CROKINOLE_COLOURS = ("light", "dark")
 CLEARED_DISCS = 3  # crokinole: this many discs and more taken off an emptied board, nothing struck, is a clearing
 CLEARED_LEFT = 1  # crokinole: discs read on a board so cleared that were not read where a disc lay, at most
@@ -647,14 +648,18 @@ class EventInferer:
 
         A struck piece is read by size, and a pale striker on a pale board may show a coin's: a coin come to rest
         where none lay, with no coin of its kind gone to have rolled there, read late or put down before the
-        strike, is the striker. Of several, the largest.
+        strike, is the striker. Of several, the largest. A carrom striker so read is a white, never a black or the
+        queen: a black come to rest where none lay was put down by a hand (simulated clip 5216 at 76.0 s, 1080p: a
+        due black put down after the stroke was taken for the striker, which had gone into a pocket).
         """
         stroke_piece = STROKE_PIECES.get(self.game)
         strikers = [t for t in left if t.kind == stroke_piece]
         if stroke_piece is None or motion.strike_s is None or len(strikers) != 1:
             return None
         gone_kinds = {t.kind for t in left}
-        candidates = [(j, p) for j, p in pieces if p.kind not in gone_kinds]
+        lookalikes = STROKE_PIECE_LOOKALIKES.get(self.game)
+        candidates = [(j, p) for j, p in pieces if p.kind not in gone_kinds
+                      and (lookalikes is None or p.kind in lookalikes)]
         late = motion.spots_unchanged([(p.x_mm, p.y_mm, p.r_mm) for _, p in candidates])
         candidates = [(j, p) for (j, p), seen_late in zip(candidates, late) if not seen_late
                       and not self._placed_before(p, motion.strike_s, motion)]
