@@ -35,6 +35,7 @@ from scipy.optimize import linear_sum_assignment
 
 from vision.pieces import BoardReading, Piece
 from vision.pockets import DITCH_SECTORS, MOUTH_SHARE, PocketActivity, PocketSpell
+from vision.striker_rim import LIGHT_COIN_MIN_LIGHTNESS
 
 MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
@@ -43,7 +44,6 @@ CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone o
 # coin the reader misses now and then is soon read again).
 LOST_UNREAD = 3
 STROKE_PIECES = {"carrom": "striker", "couronne": "shooter"}
-STROKE_PIECE_LOOKALIKES = {"carrom": ("white",)}  # what the stroke piece may be read as where it came to rest
 CROKINOLE_COLOURS = ("light", "dark")
 CLEARED_DISCS = 3  # crokinole: this many discs and more taken off an emptied board, nothing struck, is a clearing
 CLEARED_LEFT = 1  # crokinole: discs read on a board so cleared that were not read where a disc lay, at most
@@ -276,6 +276,7 @@ class EventInferer:
         # where nothing came and not read again; a piece read again where one lay is that piece, seen again.
         self._lost: list[_Track] = []
         self._queen_pocketed = False  # carrom: the queen was last seen going into a pocket (it comes back by hand)
+        self._striker_read_as: str | None = None  # carrom: the coin a striker read at a coin's size is read as
         self._ids = count()
         self._twenties: dict[str, int] = {}
         self._ditch_discs: tuple[float, ...] = ()  # crokinole: discs lying in each ditch sector at the last reading
@@ -304,6 +305,7 @@ class EventInferer:
 
     def settled(self, reading: BoardReading, t_s: float, motion: Motion | None) -> list[Observation]:
         """Observations between the previous settled reading and this one (none for the first)."""
+        self._note_striker_face(reading)
         if not self._started:
             self._started = True
             for piece in reading.pieces:
@@ -648,24 +650,31 @@ class EventInferer:
 
         A struck piece is read by size, and a pale striker on a pale board may show a coin's: a coin come to rest
         where none lay, with no coin of its kind gone to have rolled there, read late or put down before the
-        strike, is the striker. Of several, the largest. A carrom striker so read is a white, never a black or the
-        queen: a black come to rest where none lay was put down by a hand (simulated clip 5216 at 76.0 s, 1080p: a
-        due black put down after the stroke was taken for the striker, which had gone into a pocket).
+        strike, is the striker. Of several, the largest. A carrom striker so read is a coin of its face's lightness
+        as read before (`_note_striker_face`): a light striker is read as a white, so a black come to rest so was put
+        down by a hand (simulated clip 5216 at 76.7 s, 1080p: a due black put down after the stroke was taken for the
+        striker, which had gone into a pocket). Strikers are not all white (the edited webcam photo carrom_mod2 holds
+        a black one).
         """
         stroke_piece = STROKE_PIECES.get(self.game)
         strikers = [t for t in left if t.kind == stroke_piece]
         if stroke_piece is None or motion.strike_s is None or len(strikers) != 1:
             return None
         gone_kinds = {t.kind for t in left}
-        lookalikes = STROKE_PIECE_LOOKALIKES.get(self.game)
         candidates = [(j, p) for j, p in pieces if p.kind not in gone_kinds
-                      and (lookalikes is None or p.kind in lookalikes)]
+                      and self._striker_read_as in (None, p.kind)]
         late = motion.spots_unchanged([(p.x_mm, p.y_mm, p.r_mm) for _, p in candidates])
         candidates = [(j, p) for (j, p), seen_late in zip(candidates, late) if not seen_late
                       and not self._placed_before(p, motion.strike_s, motion)]
         if not candidates:
             return None
         return strikers[0], max(candidates, key=lambda c: c[1].r_mm)[0]
+
+    def _note_striker_face(self, reading: BoardReading) -> None:
+        """Carrom: the coin a striker read at a coin's size is read as, by its face as read now: a white or a black."""
+        face_lab = reading.colours_lab.get("striker") if self.game == "carrom" else None
+        if face_lab is not None:
+            self._striker_read_as = "white" if face_lab[0] >= LIGHT_COIN_MIN_LIGHTNESS else "black"
 
     @staticmethod
     def _placed_before(piece: Piece, t_s: float, motion: Motion) -> bool:
