@@ -38,6 +38,7 @@ from vision.pockets import DITCH_SECTORS, MOUTH_SHARE, PocketActivity, PocketSpe
 from vision.striker_rim import LIGHT_COIN_MIN_LIGHTNESS
 
 MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
+CENTRE_SPOT_MM = 4.0  # carrom: a coin centred this near the board's centre lies on the centre spot
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
 # Carrom, and a piece first read where the picture had not changed: a piece not read this many readings in a row
 # where the picture did not change is lost, with no event (print once read as a coin is never read again; a real
@@ -405,8 +406,9 @@ class EventInferer:
             # the circle's rim and the queen's edge read as a second queen, placed).
             second_queen = (self.game == "carrom" and piece.kind == "queen"
                             and any(t.kind == "queen" and t is not track for t in self._tracks))
+            put_down = bool(motion.hand_after_strike) and self._on_centre_spot(piece)
             track.announce = (not seen_late and not second_queen
-                              and (motion.strike_s is None or queen_back or before_strike))
+                              and (motion.strike_s is None or queen_back or before_strike or put_down))
             track.late = seen_late
             (late_tracks if seen_late else new_tracks).append(track)
         if self.game == "crokinole" and motion.strike_s is not None and not new_tracks and self._waiting is None:
@@ -590,6 +592,12 @@ class EventInferer:
         # there (simulated carrom clip 5144 at 31.4 s: a white read again where it was lost was taken for the one
         # gone into the pocket, and a white unread elsewhere for the one gone).
         free_p = [j for j in range(len(pieces)) if j not in {c for _, c in still} and not self._lost_at(pieces[j])]
+        # Carrom: a coin read on the centre spot where none lay, a hand having reached in since the strike, was put
+        # down there (a due, a coin that jumped off, the queen returned: ICF 65, 66, 95a), not struck to rest on it
+        # (simulated clip 5216 at 76.7 s, 1080p: a due black put down there took the track of the black pocketed in
+        # the stroke before).
+        if motion.hand_after_strike:
+            free_p = [j for j in free_p if not self._on_centre_spot(pieces[j])]
         moved = []
         # Crokinole: a disc touching the outer line is taken off before the next shot (rules 4a): when
         # it is gone, another disc of its colour is not it moved. The disc waiting on the shooting line
@@ -707,6 +715,11 @@ class EventInferer:
     def _on_queen_spot(self, track: _Track) -> bool:
         """Carrom: the queen lying on the centre spot, often printed in its colour: the picture there cannot tell it gone."""
         return self.game == "carrom" and track.kind == "queen" and np.hypot(track.x_mm, track.y_mm) <= MOVED_MM
+
+    def _on_centre_spot(self, piece: Piece) -> bool:
+        """Carrom: a coin lying on the centre spot, where pieces are put down by hand."""
+        return (self.game == "carrom" and piece.kind != STROKE_PIECES[self.game]
+                and np.hypot(piece.x_mm, piece.y_mm) <= CENTRE_SPOT_MM)
 
     def _queen_returned(self, piece: Piece) -> bool:
         """Carrom: a queen read on the centre spot while none is on the board was put back there."""

@@ -181,6 +181,26 @@ def test_a_black_come_to_rest_where_none_lay_is_the_striker_read_as_a_coin_only_
         assert "striker" not in inf.kinds_on_board()
 
 
+@pytest.mark.parametrize("hand_came", [True, None])
+def test_a_coin_on_the_centre_spot_where_none_lay_after_a_hand_came_was_put_down_not_struck_there(hand_came):
+    # As simulated clip 5216 at 76.7 s (1080p): a black went into a pocket and, a hand having reached in since, a due
+    # black was put down on the centre spot; it is not the pocketed black moved there. Without a hand seen, a coin
+    # there may have rolled there.
+    inf = EventInferer("carrom", pocket_centres_mm=CARROM_POCKETS)
+    inf.settled(reading(("white", 100, 0), ("black", 300, 300), ("striker", 0, -250)), 0.0, None)
+    after = reading(("white", 100, 0), ("black", 1, 2), ("striker", 50, -200))
+    observations = inf.settled(after, 3.0, Motion(0.5, 1.2, (PocketActivity(2, 0.6, 1.9),),
+                                                  hand_after_strike=hand_came))
+    confirmed = inf.settled(after, 6.0, Motion(5.0, None))
+    if hand_came:
+        assert kinds(observations) == [("shot", "striker", None), ("pocketed", "black", 2)]
+        assert kinds(confirmed) == [("placed", "black", None)]
+    else:
+        assert kinds(observations) == [("shot", "striker", None)]
+        assert confirmed == []
+    assert inf.kinds_on_board() == {"white": 1, "black": 1, "striker": 1}
+
+
 def test_a_piece_missed_once_without_a_busy_pocket_is_not_an_event():
     inf = inferer()
     blink = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
