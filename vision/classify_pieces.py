@@ -62,6 +62,10 @@ class Classes:
     kinds: tuple[str, ...]
     margin: np.ndarray
 
+    def filter(self, mask: np.ndarray) -> "Classes":
+        """The classes of the detections where `mask` (n,) is true, in their order."""
+        return Classes(tuple(k for k, keep in zip(self.kinds, mask) if keep), self.margin[mask])
+
 
 def relative_lightness(found: PieceDetections) -> np.ndarray:
     """Lightness of each piece's face relative to the board around it (1: same as the board)."""

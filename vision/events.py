@@ -38,7 +38,7 @@ from vision.pockets import DITCH_SECTORS, MOUTH_SHARE, PocketActivity, PocketSpe
 from vision.striker_rim import LIGHT_COIN_MIN_LIGHTNESS
 
 MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
-CENTRE_SPOT_MM = 4.0  # carrom: a coin centred this near the board's centre lies on the centre spot
+CENTRE_SPOT_MM = MOVED_MM  # carrom: a piece centred this near the board's centre lies on the centre spot
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
 # Carrom, and a piece first read where the picture had not changed: a piece not read this many readings in a row
 # where the picture did not change is lost, with no event (print once read as a coin is never read again; a real
@@ -714,7 +714,7 @@ class EventInferer:
 
     def _on_queen_spot(self, track: _Track) -> bool:
         """Carrom: the queen lying on the centre spot, often printed in its colour: the picture there cannot tell it gone."""
-        return self.game == "carrom" and track.kind == "queen" and np.hypot(track.x_mm, track.y_mm) <= MOVED_MM
+        return self.game == "carrom" and track.kind == "queen" and np.hypot(track.x_mm, track.y_mm) <= CENTRE_SPOT_MM
 
     def _on_centre_spot(self, piece: Piece) -> bool:
         """Carrom: a coin lying on the centre spot, where pieces are put down by hand."""
@@ -723,7 +723,7 @@ class EventInferer:
 
     def _queen_returned(self, piece: Piece) -> bool:
         """Carrom: a queen read on the centre spot while none is on the board was put back there."""
-        return (self.game == "carrom" and piece.kind == "queen" and np.hypot(piece.x_mm, piece.y_mm) <= MOVED_MM
+        return (self.game == "carrom" and piece.kind == "queen" and np.hypot(piece.x_mm, piece.y_mm) <= CENTRE_SPOT_MM
                 and not any(t.kind == "queen" for t in self._tracks))
 
     def _queen_back(self, piece: Piece) -> bool:

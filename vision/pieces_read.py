@@ -7,7 +7,7 @@ import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
 from vision.carrom_print import BOARD_FACE_MIN_SUPPORT, printed_discs_mm, second_queens_on_figure
-from vision.classify_pieces import Classes, classify_pieces
+from vision.classify_pieces import classify_pieces
 from vision.couronne_colours import knows_colours, shooter_by_samples
 from vision.detect_hole import disc_in_hole
 from vision.detect_occluders import covered, find_covers, in_cover_box
@@ -143,9 +143,7 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     classes = classify_pieces(found, board=board, samples_lab=samples_lab)
     printed_queens = second_queens_on_figure(found, classes.kinds, board)
     if printed_queens.any():
-        found = found.filter(~printed_queens)
-        classes = Classes(tuple(k for k, drop in zip(classes.kinds, printed_queens) if not drop),
-                          classes.margin[~printed_queens])
+        found, classes = found.filter(~printed_queens), classes.filter(~printed_queens)
     # The outline seen stands above the board; the rules judge where the piece stands.
     camera = camera_above(homography, image_size=(image.shape[1], image.shape[0]))
     centres_mm = camera.correct(found.centres_mm, face_height_mm=SILHOUETTE_HEIGHT_SHARE * piece_thickness_mm(board))
@@ -153,8 +151,7 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     # 60000-60039: two rings 31 and 32 mm from the pocket's centre, a pocket's radius, read inside it).
     slack_mm = 0.0 if isinstance(board, CrokinoleBoard) else POCKET_MOUTH_SLACK_MM
     standing = on_surface(centres_mm, board, pocket_slack_mm=slack_mm)
-    found, centres_mm = found.filter(standing), centres_mm[standing]
-    classes = Classes(tuple(k for k, keep in zip(classes.kinds, standing) if keep), classes.margin[standing])
+    found, centres_mm, classes = found.filter(standing), centres_mm[standing], classes.filter(standing)
     pieces = []
     for i, kind in enumerate(classes.kinds):
         x, y = (float(v) for v in centres_mm[i])
