@@ -120,7 +120,11 @@ class _Segment:
 
         None without a strike to look from.
         """
-        return None if t_s is None else self._arm_came_s(t_s) is not None
+        return None if t_s is None else self.hand_came_s(t_s) is not None
+
+    def hand_came_s(self, t_s: float | None) -> float | None:
+        """When an arm reached over the board anew after `t_s` (the strike); None without one, or a strike."""
+        return None if t_s is None else self._arm_came_s(t_s)
 
     def strikes_s(self, *, min_motion: float, aimed: bool = False) -> list[float]:
         """When each stroke struck: pieces first moved on their own and kept moving, then each such run after a new arm.
@@ -342,7 +346,8 @@ class BoardAnalyzer:
         return EventInferer(self.game, pocket_centres_mm=pocket_centres_mm(self._board),
                             first_shooter=self.first_shooter, hole_radius_mm=pocket_radius_mm(self._board),
                             shooting_line_radius_mm=getattr(self._board, "shooting_line_diameter_mm", 0.0) / 2,
-                            fifteen_reach_mm=_fifteen_reach_mm(self._board))
+                            fifteen_reach_mm=_fifteen_reach_mm(self._board),
+                            placing_radius_mm=getattr(self._board, "outer_circle_diameter_mm", 0.0) / 2)
 
     def new_board(self) -> None:
         """Crokinole: a new round starts from the board as last read (cleared), so that the next reading's changes
@@ -527,14 +532,15 @@ class BoardAnalyzer:
             # The hand lingering over the pieces it struck may hide the first frames of the first strike.
             strike_s = segment.began_s(strikes_s[0], min_motion=min_motion) if strikes_s else None
             activity = tuple(self._pockets.activity())
+            last_strike_s = strikes_s[-1] if strikes_s else segment.first_rolled_s(min_motion=min_motion)
             motion = Motion(
                 start_s, strike_s, pockets=activity, hole_entries=hole_entries,
                 hole_full=self._hole is not None and self._hole.is_full, unchanged=unchanged,
                 clearly_unchanged=clearly_unchanged,
                 ditch=self._ditch.landings() if self._ditch is not None else (), ditch_discs=ditch_discs,
                 ditch_changes=self._ditch.changes() if self._ditch is not None else (), hole_hides=self._hole_hides(),
-                hand_after_strike=segment.hand_came_after(
-                    strikes_s[-1] if strikes_s else segment.first_rolled_s(min_motion=min_motion)),
+                hand_after_strike=segment.hand_came_after(last_strike_s),
+                hand_came_s=segment.hand_came_s(last_strike_s),
                 later_strikes=tuple(strikes_s[1:]),
                 unseen_strike_s=None if strikes_s else (
                     segment.faint_strike_s() if self.game == "crokinole"

@@ -129,6 +129,7 @@ class Motion:
     ditch_changes: tuple[tuple[float, float], ...] = ()  # crokinole: (t_s, angle) of any change of the ditch (arms too)
     hole_hides: tuple[str, ...] = HIDDEN_IN_HOLE  # crokinole: disc colours that lie in the 20-hole without changing its look
     hand_after_strike: bool | None = None  # an arm reached over the board anew after the last strike (None: not known)
+    hand_came_s: float | None = None  # when that arm came (None: none came, or not known)
     later_strikes: tuple[float, ...] = ()  # carrom, couronne: strokes struck after the first before the board settled
     # No strike seen: when the shot or stroke struck by fainter signs (crokinole: the faintest free motion;
     # carrom, couronne: the aiming hand letting go).
@@ -177,6 +178,7 @@ class Motion:
             # The view between was covered: whether a hand came after the last strike is known only
             # when the later movement struck anew.
             hand_after_strike=later.hand_after_strike if later.strike_s is not None else None,
+            hand_came_s=later.hand_came_s if later.strike_s is not None else None,
             later_strikes=self.later_strikes + ((later.strike_s,) if self.strike_s is not None
                                                 and later.strike_s is not None else ()) + later.later_strikes,
             unseen_strike_s=self.unseen_strike_s if self.unseen_strike_s is not None else later.unseen_strike_s,
@@ -264,8 +266,10 @@ class EventInferer:
 
     def __init__(self, game: str, *, pocket_centres_mm: tuple[tuple[float, float], ...],
                  first_shooter: str | None = None, hole_radius_mm: float = 0.0,
-                 shooting_line_radius_mm: float = 0.0, fifteen_reach_mm: float = 0.0):
+                 shooting_line_radius_mm: float = 0.0, fifteen_reach_mm: float = 0.0,
+                 placing_radius_mm: float = 0.0):
         self.game = game
+        self._placing_radius_mm = placing_radius_mm  # carrom: pieces put back by hand lie this near the centre
         self._pockets_mm = np.array(pocket_centres_mm, float)
         self._hole_radius_mm = hole_radius_mm
         self._over_hole: list[Piece] = []  # crokinole: discs that lay over the hole's mouth at the last reading
@@ -406,7 +410,7 @@ class EventInferer:
             # the circle's rim and the queen's edge read as a second queen, placed).
             second_queen = (self.game == "carrom" and piece.kind == "queen"
                             and any(t.kind == "queen" and t is not track for t in self._tracks))
-            put_down = bool(motion.hand_after_strike) and self._on_centre_spot(piece)
+            put_down = self._put_down(piece, motion)
             track.announce = (not seen_late and not second_queen
                               and (motion.strike_s is None or queen_back or before_strike or put_down))
             track.late = seen_late
@@ -592,12 +596,10 @@ class EventInferer:
         # there (simulated carrom clip 5144 at 31.4 s: a white read again where it was lost was taken for the one
         # gone into the pocket, and a white unread elsewhere for the one gone).
         free_p = [j for j in range(len(pieces)) if j not in {c for _, c in still} and not self._lost_at(pieces[j])]
-        # Carrom: a coin read on the centre spot where none lay, a hand having reached in since the strike, was put
-        # down there (a due, a coin that jumped off, the queen returned: ICF 65, 66, 95a), not struck to rest on it
-        # (simulated clip 5216 at 76.7 s, 1080p: a due black put down there took the track of the black pocketed in
-        # the stroke before).
-        if motion.hand_after_strike:
-            free_p = [j for j in free_p if not self._on_centre_spot(pieces[j])]
+        # Carrom: a coin put down by hand where none lay (a due, a coin that jumped off, the queen returned: ICF 65,
+        # 66, 95a) was not struck to rest there (simulated clip 5216 at 76.7 s, 1080p: a due black put down on the
+        # centre took the track of the black pocketed in the stroke before).
+        free_p = [j for j in free_p if not self._put_down(pieces[j], motion)]
         moved = []
         # Crokinole: a disc touching the outer line is taken off before the next shot (rules 4a): when
         # it is gone, another disc of its colour is not it moved. The disc waiting on the shooting line
@@ -720,6 +722,20 @@ class EventInferer:
         """Carrom: a coin lying on the centre spot, where pieces are put down by hand."""
         return (self.game == "carrom" and piece.kind != STROKE_PIECES[self.game]
                 and np.hypot(piece.x_mm, piece.y_mm) <= CENTRE_SPOT_MM)
+
+    def _put_down(self, piece: Piece, motion: Motion) -> bool:
+        """Carrom: a coin read where none lay, a hand having reached in since the strike, was put down there by hand.
+
+        Pieces are put back inside the outer circle (ICF 65, 66, 95a): one on the centre spot, or one whose spot
+        changed only once the hand came (the struck pieces had come to rest by then).
+        """
+        if not motion.hand_after_strike or self.game != "carrom" or piece.kind == STROKE_PIECES[self.game]:
+            return False
+        if self._on_centre_spot(piece):
+            return True
+        changed_s = motion.spot_changed_s(piece.x_mm, piece.y_mm, piece.r_mm)
+        return (motion.hand_came_s is not None and changed_s is not None and changed_s >= motion.hand_came_s
+                and np.hypot(piece.x_mm, piece.y_mm) <= self._placing_radius_mm)
 
     def _queen_returned(self, piece: Piece) -> bool:
         """Carrom: a queen read on the centre spot while none is on the board was put back there."""

@@ -201,6 +201,27 @@ def test_a_coin_on_the_centre_spot_where_none_lay_after_a_hand_came_was_put_down
     assert inf.kinds_on_board() == {"white": 1, "black": 1, "striker": 1}
 
 
+@pytest.mark.parametrize("changed_s, put_down", [(4.0, True), (1.6, False)])
+def test_a_coin_come_inside_the_outer_circle_only_once_a_hand_came_was_put_down_not_struck_there(changed_s, put_down):
+    # As simulated clip 5216 at 76.7 s (1080p): of two dues put back, one lay 51 mm off the centre, inside the outer
+    # circle, and the black pocketed in the stroke took it as moved there. Its spot changed only once the hand had
+    # come, when every struck piece was at rest; a coin whose spot changed before then rolled there.
+    inf = EventInferer("carrom", pocket_centres_mm=CARROM_POCKETS, placing_radius_mm=85.0)
+    inf.settled(reading(("white", 100, 0), ("black", 300, 300), ("striker", 0, -250)), 0.0, None)
+    after = reading(("white", 100, 0), ("black", -51, -5), ("striker", 50, -200))
+    motion = Motion(0.5, 1.2, (PocketActivity(2, 0.6, 1.9),), hand_after_strike=True, hand_came_s=3.0,
+                    changed_at=lambda centres, radii: np.full(len(centres), changed_s))
+    observations = inf.settled(after, 5.0, motion)
+    confirmed = inf.settled(after, 8.0, Motion(7.0, None))
+    if put_down:
+        assert kinds(observations) == [("shot", "striker", None), ("pocketed", "black", 2)]
+        assert kinds(confirmed) == [("placed", "black", None)] and confirmed[0].t_s == changed_s
+    else:
+        assert kinds(observations) == [("shot", "striker", None)]
+        assert confirmed == []
+    assert inf.kinds_on_board() == {"white": 1, "black": 1, "striker": 1}
+
+
 def test_a_piece_missed_once_without_a_busy_pocket_is_not_an_event():
     inf = inferer()
     blink = reading(("black", 40, 0), ("queen", -40, 0), ("striker", 0, -250))
