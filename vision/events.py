@@ -65,6 +65,12 @@ DROP_IN_ENERGY = 0.05
 # average from the strike (it must be hit first): a pocket busiest sooner was stirred by something else.
 # Simulated strokes need up to 1.1 m/s; pockets wrongly credited needed 3-4 m/s.
 MAX_POCKETING_SPEED_MM_S = 2000.0
+# Carrom: a pocket's spell that ended at its peak (a drop), with this share of the watched ring changed in its busiest
+# frame, had a striker drop in: its face is 1.75 coins'. Of the spells ending at their peak in simulated clips
+# 5212-5221 (1080p), 58 of coins dropping in alone peaked at 0.153 at most, the two of a striker following a coin
+# into its pocket at 0.21 and 0.24.
+STRIKER_DROP_PEAK = 0.18
+DROP_FRAMES = 2  # ... and whose energy is at least this many times its peak
 NEAR_POCKET_PIECES = 2.0  # a piece gone from within this many of its diameters of a pocket's mouth may have dropped in unseen
 # Carrom, couronne: of pieces of one kind after a strike, the one not found again is more likely the one
 # nearer a pocket: each mm it lay from one weighs this much against each mm the others moved.
@@ -1049,7 +1055,8 @@ class EventInferer:
                       so_far: list[Observation], motion: Motion) -> list[Observation]:
         """The striker (shooter) gone after a stroke: into a pocket, back in a hand, or off the board.
 
-        A pocket clearly busy since the strike with no coin gone into it took the striker. Otherwise a
+        A pocket clearly busy since the strike with no coin gone into it took the striker, as did a carrom pocket
+        a coin went into that shows a striker's drop too (`_striker_dropped`). Otherwise a
         hand that reached over the board after the (last) strike (none seen: after pieces first rolled)
         picked it up for the next stroke. With none, a piece never leaves the board by itself: the
         striker went with a coin into a pocket stirred since the strike, or, no pocket stirred, a
@@ -1068,10 +1075,13 @@ class EventInferer:
             return [Observation(flown_s, "off_board", piece, confidence=0.6, needs_review=True, reason="jumped")]
         taken = {o.pocket for o in so_far if o.type == "pocketed"}
         stirred = self._spells_after(busy, motion.strike_s)
+        # Carrom: a striker's drop in a pocket a coin went into: it followed the coin in, a hand come since or not
+        # (simulated clips 5212 at 102.9 s and 5216 at 73.8 s, 1080p: 0.1 s after the coin, one burst).
+        followed = [a for a in stirred if self.game == "carrom" and a.pocket in taken and _striker_dropped(a)]
         if self.game == "carrom":
             # A pale striker the reader missed stirs the pockets it passes: only a pocket it dropped into counts.
             stirred = [a for a in stirred if _dropped_in(a, after=a.pocket in taken)]
-        free = [a for a in stirred if a.pocket not in taken and a.energy >= DROP_IN_ENERGY]
+        free = [a for a in stirred if a.pocket not in taken and a.energy >= DROP_IN_ENERGY] or followed
         if free:
             return [self._gone(gone[0], free, motion, so_far) if gone
                     else self._stroke_piece_gone(free, motion, so_far)]
@@ -1340,6 +1350,17 @@ def _dropped_in(activity: PocketActivity, *, after: bool) -> bool:
         return any(spell.bursts >= 2 for spell in activity.spells)
     busiest = max(activity.spells, key=lambda spell: spell.energy, default=None)
     return activity.energy >= DROP_IN_ENERGY and (busiest is None or busiest.ended_at_peak)
+
+
+def _striker_dropped(activity: PocketActivity) -> bool:
+    """Carrom: whether one of a pocket's spells ended at a peak only a striker dropping in makes (`STRIKER_DROP_PEAK`).
+
+    A coin's drop changes less of the pocket's ring, and a striker passing by after a coin went in falls off slowly.
+    The drop is seen over several frames: an arm's flicker over the pocket lasts one (nine such spells peaked at 0.18
+    to 0.22 in those clips, each one frame).
+    """
+    return any(spell.ended_at_peak and spell.peak >= STRIKER_DROP_PEAK and spell.energy >= DROP_FRAMES * spell.peak
+               for spell in activity.spells)
 
 
 def _jumped_at(observations: list[Observation]) -> set[float]:
