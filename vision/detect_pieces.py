@@ -74,6 +74,13 @@ ROUND_PRINT_REACH_MM = 6.0
 radius holds the base circle up to 4.6 mm off its centre, and the print's fit strays a millimetre (simulated clip
 5211, 1080p, 128 to 208 s: such rings 4.0 to 5.0 mm off the print's fit, read as the queen)."""
 
+FIGURE_MIN_SUPPORT = 0.72
+"""Least share of its rim a clear coin on the carrom centre figure must show: the star's points, its hub and the
+circles draw coin-sized arcs that, with a neighbour's edge, make up most of a circle. Tuning stills 96060-96259 and
+fresh 97000-97199 (1280x720): the clear coins kept within 110 mm of the centre showed 0.764 and up (1172), the print
+kept there 0.667, 0.694 and 0.764; simulated clip 5216 at 78.8 s (1080p) read the hub and a red point beside a black
+on the centre as a queen, 0.69 of its rim seen."""
+
 LARGE_RIM_LEAD = 0.1
 """Score a large rim (striker, shooter) has over a small one of the same fit: where a large piece is, smaller circles
 fit inside its rim too, and a clear large rim must win."""
@@ -368,6 +375,8 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     found = _clear_pieces(candidates.filter(clear), score_arr[clear], edges, lab, view, sizes, board,
                           outfits_inner=(_outfits_inner_rim(candidates) if isinstance(board, CarromBoard)
                                          else np.zeros(len(candidates), bool))[clear])
+    if isinstance(board, CarromBoard):
+        found = found.filter(~_drawn_by_figure(found, board, sizes))
     # Fitted once, for the two questions asked of the clear pieces' coin rims: is there room for a faint striker, and
     # which piece is the striker.
     inner = (coin_rims_inside(found, edges, view, coin_radius_mm=sizes[0].radius_mm, unseen_px=mouths_px)
@@ -576,6 +585,12 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
             sized = sized.filter(~round_print)
         return sized
     return found.filter(keep)
+
+
+def _drawn_by_figure(found: PieceDetections, board: CarromBoard, sizes: tuple[PieceSize, ...]) -> np.ndarray:
+    """True for clear coin-sized circles on the centre figure that show too little of their rims (`FIGURE_MIN_SUPPORT`)."""
+    on_figure = np.hypot(*found.centres_mm.T) < board.outer_circle_diameter_mm / 2 + sizes[0].radius_mm
+    return on_figure & (found.size == 0) & (found.support < FIGURE_MIN_SUPPORT)
 
 
 def _drawn_across(found: PieceDetections, keep: np.ndarray, score_arr: np.ndarray, *, allowed_mm: float) -> np.ndarray:
