@@ -189,6 +189,13 @@ def _segment_distances(points: np.ndarray, starts: np.ndarray, ends: np.ndarray)
     return np.hypot(apart[:, :, 0], apart[:, :, 1])
 
 
+def on_centre_figure(centres_mm: np.ndarray, board: CarromBoard) -> np.ndarray:
+    """True for coin-sized circles centred (n, 2 board mm) where they overlap the centre figure's outer circle or lie
+    inside it."""
+    reach_mm = board.outer_circle_diameter_mm / 2 + board.coin_diameter_mm / 2
+    return np.hypot(*np.reshape(centres_mm, (-1, 2)).T) < reach_mm
+
+
 def clear_of_print(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float) -> np.ndarray:
     """True for circles of `radius_mm` that touch none of the board's printed figures, its frame or its pockets
     (carrom; others: all true).
@@ -320,7 +327,7 @@ def printed_outline(found: PieceDetections, lab: np.ndarray, view: BoardView, *,
     to_arrow = np.hypot(c[:, None, 0] - ends[None, :, 0], c[:, None, 1] - ends[None, :, 1]).min(axis=1)
     # Touching the arc: its radius from its centre, plus a coin's and the line's width.
     near_arrow = to_arrow < ARROW_ARC_RADIUS_SHARE * board.arrow_length_mm + coin_mm / 2 + PRINT_CLEARANCE_MM
-    in_figure = np.hypot(c[:, 0], c[:, 1]) < board.outer_circle_diameter_mm / 2 + coin_mm / 2
+    in_figure = on_centre_figure(c, board)
     between = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
     touching = (between > 0) & (between < found.radii_mm[:, None] + found.radii_mm[None, :] + 4.0)
     lone = touching.sum(axis=1) < 2
@@ -418,8 +425,7 @@ def second_queens_on_figure(found: PieceDetections, kinds: tuple[str, ...], boar
     if not isinstance(board, CarromBoard) or len(queens) < 2:
         return second
     best = queens[np.lexsort((-found.support[queens], found.is_faint[queens]))[0]]
-    on_figure = np.hypot(*found.centres_mm.T) < board.outer_circle_diameter_mm / 2 + board.coin_diameter_mm / 2
-    second[queens] = on_figure[queens]
+    second[queens] = on_centre_figure(found.centres_mm, board)[queens]
     second[best] = False
     return second
 

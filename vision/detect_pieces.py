@@ -19,8 +19,8 @@ import numpy as np
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
 from vision.carrom_print import (FULL_RIM_SUPPORT, PRINT_CLEARANCE_MM, PRINT_SYMMETRY_MATCH, base_print_lab, by_pockets,
                                  clear_coins, clear_of_curved_print, clear_of_print, coin_on_print, half_rim_region,
-                                 printed_discs_mm, printed_faint_region, printed_half_rim, printed_lettering,
-                                 printed_mask, printed_outline)
+                                 on_centre_figure, printed_discs_mm, printed_faint_region, printed_half_rim,
+                                 printed_lettering, printed_mask, printed_outline)
 from vision.carrom_striker import CoinRims, coin_rims_inside, large_piece_among, striker_decided
 from vision.carrom_strokes import stroke_mask
 from vision.centre_coin import coin_on_centre
@@ -376,7 +376,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
                           outfits_inner=(_outfits_inner_rim(candidates) if isinstance(board, CarromBoard)
                                          else np.zeros(len(candidates), bool))[clear])
     if isinstance(board, CarromBoard):
-        found = found.filter(~_drawn_by_figure(found, board, sizes))
+        found = found.filter(~_drawn_by_figure(found, board))
     # Fitted once, for the two questions asked of the clear pieces' coin rims: is there room for a faint striker, and
     # which piece is the striker.
     inner = (coin_rims_inside(found, edges, view, coin_radius_mm=sizes[0].radius_mm, unseen_px=mouths_px)
@@ -587,10 +587,9 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
     return found.filter(keep)
 
 
-def _drawn_by_figure(found: PieceDetections, board: CarromBoard, sizes: tuple[PieceSize, ...]) -> np.ndarray:
-    """True for clear coin-sized circles on the centre figure that show too little of their rims (`FIGURE_MIN_SUPPORT`)."""
-    on_figure = np.hypot(*found.centres_mm.T) < board.outer_circle_diameter_mm / 2 + sizes[0].radius_mm
-    return on_figure & (found.size == 0) & (found.support < FIGURE_MIN_SUPPORT)
+def _drawn_by_figure(found: PieceDetections, board: CarromBoard) -> np.ndarray:
+    """True for clear coin-sized circles on the centre figure showing too little rim (`FIGURE_MIN_SUPPORT`)."""
+    return on_centre_figure(found.centres_mm, board) & (found.size == 0) & (found.support < FIGURE_MIN_SUPPORT)
 
 
 def _drawn_across(found: PieceDetections, keep: np.ndarray, score_arr: np.ndarray, *, allowed_mm: float) -> np.ndarray:
@@ -680,8 +679,7 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
         even = np.where(on_print, coin_on_print(candidates, colour, surround, found, lab, view, sizes, board,
                                                 edges=edges) & (even | ~partial), even)
         # On the centre figure, whose star points draw faint coin-sized rims of their own.
-        in_figure = np.nonzero(on_print & even & (np.hypot(*candidates.centres_mm.T)
-                                                  < board.outer_circle_diameter_mm / 2 + sizes[0].radius_mm))[0]
+        in_figure = np.nonzero(on_print & even & on_centre_figure(candidates.centres_mm, board))[0]
         gaps = symmetry_gap(lab, centres_px[in_figure], radius_px=sizes[0].radius_mm * s,
                             occupied_px=view.to_px(np.vstack([found.centres_mm, candidates.centres_mm])))
         even[in_figure] = np.isfinite(gaps) & (gaps >= PRINT_SYMMETRY_MATCH)

@@ -724,11 +724,6 @@ class EventInferer:
         """Carrom: the queen lying on the centre spot, often printed in its colour: the picture there cannot tell it gone."""
         return self.game == "carrom" and track.kind == "queen" and np.hypot(track.x_mm, track.y_mm) <= CENTRE_SPOT_MM
 
-    def _on_centre_spot(self, piece: Piece) -> bool:
-        """Carrom: a coin lying on the centre spot, where pieces are put down by hand."""
-        return (self.game == "carrom" and piece.kind != STROKE_PIECES[self.game]
-                and np.hypot(piece.x_mm, piece.y_mm) <= CENTRE_SPOT_MM)
-
     def _put_down(self, piece: Piece, motion: Motion) -> bool:
         """Carrom: a coin read where none lay, a hand having reached in since the strike, was put down there by hand.
 
@@ -737,11 +732,13 @@ class EventInferer:
         """
         if not motion.hand_after_strike or self.game != "carrom" or piece.kind == STROKE_PIECES[self.game]:
             return False
-        if self._on_centre_spot(piece):
+        from_centre_mm = np.hypot(piece.x_mm, piece.y_mm)
+        if from_centre_mm <= CENTRE_SPOT_MM:
             return True
+        if motion.hand_came_s is None or from_centre_mm > self._placing_radius_mm:
+            return False
         changed_s = motion.spot_changed_s(piece.x_mm, piece.y_mm, piece.r_mm)
-        return (motion.hand_came_s is not None and changed_s is not None and changed_s >= motion.hand_came_s
-                and np.hypot(piece.x_mm, piece.y_mm) <= self._placing_radius_mm)
+        return changed_s is not None and changed_s >= motion.hand_came_s
 
     def _queen_returned(self, piece: Piece) -> bool:
         """Carrom: a queen read on the centre spot while none is on the board was put back there."""
