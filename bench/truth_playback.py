@@ -42,7 +42,8 @@ class TruthPlayback:
         landmarks = Landmarks(tuple(f"p{i}" for i in range(len(points))), points, project(homography, points))
         return BoardLocation(True, self.truth["game"], self.truth["board_model"], homography, 1.0, 0.0, landmarks)
 
-    def read(self, image: np.ndarray, *, homography: np.ndarray, board) -> BoardReading:
+    def read(self, image: np.ndarray, *, homography: np.ndarray, board, **options) -> BoardReading:
+        """The truth's pieces at the frame's time (`read_pieces`'s options ask nothing of the truth)."""
         first = self._first_located
         t_s = first[1] if first is not None and first[0] is image else self.t_s
         frame = self.frames[min(round(t_s * self.truth["fps"]), len(self.frames) - 1)]

@@ -579,6 +579,8 @@ class BoardAnalyzer:
         striker_lab = striker_colour(self._strikers_lab)
         if striker_lab is not None:
             options["striker_lab"] = striker_lab  # carrom: it tells the striker from a white lit apart
+        if self.game == "carrom":
+            options["with_unsure"] = True  # a pale coin struck far may show only as one (`EventInferer`)
         return partial(self.read, image, homography=self._homography.copy(), board=self._board, **options)
 
     def _measure_pieces(self, image: np.ndarray, reading: BoardReading) -> None:

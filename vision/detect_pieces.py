@@ -246,7 +246,7 @@ def faint_region(centres_mm: np.ndarray, board: BoardModel, *, radius_mm: float,
     return np.ones(len(c), bool)
 
 
-def _resolve_overlaps(centres_mm: np.ndarray, radii_mm: np.ndarray, score: np.ndarray,
+def resolve_overlaps(centres_mm: np.ndarray, radii_mm: np.ndarray, score: np.ndarray,
                       *, allowed_overlap_mm: float) -> np.ndarray:
     """Greedy, best score first: keep a circle unless it overlaps a kept one by more than allowed."""
     keep: list[int] = []
@@ -484,7 +484,7 @@ def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
     if len(places) == 0:
         return PieceDetections.empty()
     # Several pairs name nearly the same place; each start may settle on the rim differently, the best is kept.
-    places = places[_resolve_overlaps(places, np.full(len(places), TOUCHING_PLACE_SPACING_MM / 2),
+    places = places[resolve_overlaps(places, np.full(len(places), TOUCHING_PLACE_SPACING_MM / 2),
                                       np.zeros(len(places)), allowed_overlap_mm=0.0)]
     rims = verify_rims(edges, view.to_px(places), radius_px=size.radius_mm * s, unseen_px=unseen_px)
     centres, radii = view.to_mm(rims.centres_px), rims.radii_px / s
@@ -507,7 +507,7 @@ def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
         keep &= (board_face_gap(lab, view, colour, board=board) >= BOARD_FACE_MATCH) | (spread >= TOUCHING_MIN_SHADING)
     more = PieceDetections(centres, radii, size_arr, support, colour, surround,
                            np.ones(len(centres), bool)).filter(keep)
-    more = more.filter(_resolve_overlaps(more.centres_mm, more.radii_mm, more.support, allowed_overlap_mm=allowed_mm))
+    more = more.filter(resolve_overlaps(more.centres_mm, more.radii_mm, more.support, allowed_overlap_mm=allowed_mm))
     printed = printed_mask(found.join(more), lab, view, board=board, edges=edges, sizes=sizes)[len(found):]
     return more.filter(~printed)
 
@@ -550,7 +550,7 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
     prints_mm = found.centres_mm[printed & (found.size == 0)]
     found, score_arr, outfits_inner = found.filter(~printed), score_arr[~printed], outfits_inner[~printed]
     allowed_mm = 0.3 * sizes[0].radius_mm
-    keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+    keep = resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     while isinstance(board, CarromBoard) and keep.any():
         # Told among the circles kept, where a neighbour is another piece rather than another fit of the same;
         # a print's other fits, crowded out by the first, come up in turn.
@@ -559,12 +559,12 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
         if not outline.any():
             break
         found, score_arr, outfits_inner = found.filter(~outline), score_arr[~outline], outfits_inner[~outline]
-        keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+        keep = resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     if isinstance(board, CarromBoard) and keep.any():
         across = _drawn_across(found, keep, score_arr, allowed_mm=allowed_mm)
         if across.any():
             score_arr = np.where(across, score_arr - 10.0, score_arr)
-            keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+            keep = resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     if len(sizes) == 2 and keep.any():
         sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board, outfits_inner=outfits_inner[keep])
         demoted = np.zeros(len(found), bool)
@@ -574,7 +574,7 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
             # A large circle that is not the one large piece was drawn round small pieces it crowded out
             # (two touching coins, a coin and its shadow): the small circles it overlaps come first.
             score_arr = np.where(demoted, score_arr - 10.0, score_arr)
-            keep = _resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+            keep = resolve_overlaps(found.centres_mm, found.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
             sized = _one_large_piece(found.filter(keep), edges, lab, view, sizes, board, outfits_inner=outfits_inner[keep])
         if isinstance(board, CarromBoard):
             # A large circle about a small one that is print, and not the one large piece, is the print's outer ring
@@ -707,13 +707,13 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     faint = PieceDetections(candidates.centres_mm, candidates.radii_mm, candidates.size, candidates.support,
                             colour, surround, np.ones(len(candidates), bool)).filter(even)
     score_arr = score_arr[even]
-    keep = _resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+    keep = resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
     large = np.nonzero(keep & (faint.size == 1))[0]
     if len(large) > 1:
         # One large piece, the best: the others were drawn round small ones, which come up in their place.
         score_arr = score_arr.copy()
         score_arr[large[np.argsort(-score_arr[large])][1:]] = -np.inf
-        keep = _resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
+        keep = resolve_overlaps(faint.centres_mm, faint.radii_mm, score_arr, allowed_overlap_mm=allowed_mm)
         keep &= np.isfinite(score_arr)
     return faint.filter(keep)
 

@@ -38,6 +38,9 @@ from vision.pockets import DITCH_SECTORS, MOUTH_SHARE, PocketActivity, PocketSpe
 from vision.striker_rim import LIGHT_COIN_MIN_LIGHTNESS
 
 MOVED_MM = 4.0  # a piece further than this from where a piece lay has been moved
+# Carrom: an unsure coin (`BoardReading.unsure`) this near where a coin lay is that coin; unsure circles are fitted
+# less closely (simulated clip 5205 at 187.1 s, 1080p: a pale white unread 4.5 mm from where it was read before).
+UNSURE_PLACE_MM = 8.0
 CENTRE_SPOT_MM = MOVED_MM  # carrom: a piece centred this near the board's centre lies on the centre spot
 CONFIRM_READINGS = 2  # readings that must agree before a piece counts as gone or new without other evidence
 # Carrom, and a piece first read where the picture had not changed: a piece not read this many readings in a row
@@ -287,6 +290,7 @@ class EventInferer:
         # where nothing came and not read again; a piece read again where one lay is that piece, seen again.
         self._lost: list[_Track] = []
         self._queen_pocketed = False  # carrom: the queen was last seen going into a pocket (it comes back by hand)
+        self._unsure_mm = np.zeros((0, 2))  # carrom: where the last reading's unsure coins lay (`BoardReading.unsure`)
         self._striker_read_as: str | None = None  # carrom: the coin a striker read at a coin's size is read as
         self._ids = count()
         self._twenties: dict[str, int] = {}
@@ -317,6 +321,9 @@ class EventInferer:
     def settled(self, reading: BoardReading, t_s: float, motion: Motion | None) -> list[Observation]:
         """Observations between the previous settled reading and this one (none for the first)."""
         self._note_striker_face(reading)
+        lay_mm = np.array([(t.x_mm, t.y_mm) for t in self._tracks]).reshape(-1, 2)
+        unsure_before_mm, self._unsure_mm = self._unsure_mm, np.array(
+            [(p.x_mm, p.y_mm) for p in reading.unsure]).reshape(-1, 2)
         if not self._started:
             self._started = True
             for piece in reading.pieces:
@@ -381,6 +388,8 @@ class EventInferer:
                   and (t.late or motion.still or not self._on_outer_line(t))]
         unmatched_tracks = [t for t in unmatched_tracks if t not in unread]
         for track in unread:
+            if self._unsure_at(track, reading):
+                continue  # read as an unsure coin of its kind where it lay: not lost
             track.unread += 1
             if (self.game == "carrom" or track.late) and track.unread >= LOST_UNREAD:
                 # Never read again where the picture never changed: print the reader once took for a coin
@@ -430,6 +439,13 @@ class EventInferer:
 
         strikers_gone = [t for t in unmatched_tracks if t.kind == stroke_piece and t.appeared_s is None]
         missing = [t for t in unmatched_tracks if t.kind != stroke_piece and t.appeared_s is None]
+        # Carrom: a pale coin not read may show as an unsure coin where it lay or where it came to rest.
+        for track, piece in self._unsure_kept(missing, reading, motion, lay_mm=lay_mm,
+                                              unsure_before_mm=unsure_before_mm):
+            missing.remove(track)
+            unmatched_tracks.remove(track)
+            track.see(piece)
+            moved_really.append((track, piece))
         # Crokinole: what the shot touched (3a). A disc read a little off its place where the picture barely
         # changed was grazed: nudged a few mm, too little to count as moved.
         touched = {t.track_id for t in missing} | {t.track_id for t, _ in moved_really + misread}
@@ -697,6 +713,34 @@ class EventInferer:
         """Whether the picture at the piece's spot changed for good before `t_s` (a hand put it down then)."""
         placed_s = motion.spot_changed_s(piece.x_mm, piece.y_mm, piece.r_mm)
         return placed_s is not None and placed_s < t_s
+
+    def _unsure_kept(self, missing: list[_Track], reading: BoardReading, motion: Motion, *, lay_mm: np.ndarray,
+                     unsure_before_mm: np.ndarray) -> list[tuple[_Track, Piece]]:
+        """Carrom: coins not read, each matched to an unsure coin of its kind (`BoardReading.unsure`) that is it.
+
+        A pale coin read before is its own unsure circle where it still lies; struck, it is one come where the picture
+        changed, away from where every piece lay and from the last reading's unsure circles.
+        """
+        if self.game != "carrom" or not missing or not reading.unsure:
+            return []
+        unsure = list(reading.unsure)
+        changed = [not same for same in motion.spots_unchanged([(p.x_mm, p.y_mm, p.r_mm) for p in unsure])]
+        cost = np.full((len(missing), len(unsure)), np.inf)
+        for j, piece in enumerate(unsure):
+            at = np.array([piece.x_mm, piece.y_mm])
+            come = (motion.strike_s is not None and changed[j]
+                    and _farther_than(at, lay_mm, 2 * piece.r_mm) and _farther_than(at, unsure_before_mm, MOVED_MM))
+            for i, track in enumerate(missing):
+                apart_mm = float(np.hypot(track.x_mm - piece.x_mm, track.y_mm - piece.y_mm))
+                if track.kind == piece.kind and (come or apart_mm <= UNSURE_PLACE_MM):
+                    cost[i, j] = apart_mm
+        return [(missing[i], unsure[j]) for i, j in _assign(cost, np.inf)]
+
+    def _unsure_at(self, track: _Track, reading: BoardReading) -> bool:
+        """Carrom: whether an unsure coin of the track's kind lies where it lay."""
+        return self.game == "carrom" and any(
+            p.kind == track.kind and np.hypot(p.x_mm - track.x_mm, p.y_mm - track.y_mm) <= UNSURE_PLACE_MM
+            for p in reading.unsure)
 
     def _new_track(self, piece: Piece, *, appeared_s: float | None) -> _Track:
         track = _Track(next(self._ids), piece.x_mm, piece.y_mm, appeared_s=appeared_s)
@@ -1328,6 +1372,10 @@ def _spell_groups(spells: list[tuple[float, float]]) -> list[tuple[float, float]
 def _after(spells: tuple[tuple[float, float], ...], start_s: float | None) -> list[tuple[float, float]]:
     """The (t_s, angle) spells of motion from `start_s` on (none without a start)."""
     return [] if start_s is None else [(t_s, angle) for t_s, angle in spells if t_s >= start_s]
+
+
+def _farther_than(at_mm: np.ndarray, places_mm: np.ndarray, reach_mm: float) -> bool:
+    return bool(len(places_mm) == 0 or np.hypot(*(places_mm - at_mm).T).min() > reach_mm)
 
 
 def _angle_apart(a: float, b: float) -> float:

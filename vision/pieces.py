@@ -79,6 +79,9 @@ class BoardReading:
         are unknown, neither invented nor reported gone.
     colours_lab : dict of str to tuple of float
         The median 8-bit Lab colour of each kind's pieces as read (a video learns the table's colours from them).
+    unsure : tuple of Piece
+        Carrom, when asked for: coin-sized circles not taken for pieces (`unsure_coins`), named as pieces would be,
+        their confidence the share of the rim seen. Not part of the `read` output.
     """
 
     game: str
@@ -88,6 +91,7 @@ class BoardReading:
     hidden_share: float = 0.0
     occluded: tuple[Cover, ...] = ()
     colours_lab: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    unsure: tuple[Piece, ...] = ()
 
     @property
     def covered_share(self) -> float:

@@ -10,14 +10,15 @@ from vision.carrom_print import BOARD_FACE_MIN_SUPPORT, printed_discs_mm, second
 from vision.classify_pieces import classify_pieces
 from vision.couronne_colours import knows_colours, shooter_by_samples
 from vision.detect_hole import disc_in_hole
-from vision.detect_occluders import covered, find_covers, in_cover_box
+from vision.detect_occluders import Covers, covered, find_covers, in_cover_box
 from vision.detect_pieces import POCKET_MOUTH_SLACK_MM, detect_pieces, on_surface
 from vision.frames import validate_image
 from vision.piece_colours import BOARD_FACE_MATCH, board_face_gap
-from vision.piece_detections import piece_sizes
+from vision.piece_detections import PieceDetections, piece_sizes
 from vision.pieces import BoardReading, Piece
-from vision.rectify_board import DEFAULT_PX_PER_MM, board_view
-from vision.rectify_parallax import camera_above
+from vision.rectify_board import DEFAULT_PX_PER_MM, BoardView, board_view
+from vision.rectify_parallax import CameraAbove, camera_above
+from vision.unsure_coins import unsure_coins
 from vision.zones import REVIEW_TOLERANCE_MM, disc_zone
 
 
@@ -68,7 +69,7 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
                 px_per_mm: float = DEFAULT_PX_PER_MM,
                 review_tolerance_mm: float = REVIEW_TOLERANCE_MM, look_in_hole: bool = False,
                 team_lab: dict[str, np.ndarray] | None = None,
-                striker_lab: np.ndarray | None = None) -> BoardReading:
+                striker_lab: np.ndarray | None = None, with_unsure: bool = False) -> BoardReading:
     """Every piece on the playing surface of a located board, classified and (crokinole) scored.
 
     Parameters
@@ -88,6 +89,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
         They find faint discs of a team's colour; the colours of this reading name the teams.
     striker_lab : carrom: the striker's colour read so far in a video, 8-bit Lab (`striker_colour`): it tells the
         striker from a white coin lit apart from the others.
+    with_unsure : carrom: also give the coin-sized circles not taken for coins (`unsure_coins`), classified as the
+        pieces are, in the reading's `unsure`.
 
     Returns
     -------
@@ -152,6 +155,9 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     slack_mm = 0.0 if isinstance(board, CrokinoleBoard) else POCKET_MOUTH_SLACK_MM
     standing = on_surface(centres_mm, board, pocket_slack_mm=slack_mm)
     found, centres_mm, classes = found.filter(standing), centres_mm[standing], classes.filter(standing)
+    unsure = ()
+    if with_unsure and isinstance(board, CarromBoard):
+        unsure = _unsure_pieces(view, found, camera, board=board, covers=covers, samples_lab=samples_lab)
     pieces = []
     for i, kind in enumerate(classes.kinds):
         x, y = (float(v) for v in centres_mm[i])
@@ -169,7 +175,20 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
                    for kind in set(classes.kinds)}
     return BoardReading(board.game, tuple(pieces), twenties,
                         review_tolerance_mm if isinstance(board, CrokinoleBoard) else 0.0,
-                        min(1.0, hidden + covers.share), covers.patches, colours_lab)
+                        min(1.0, hidden + covers.share), covers.patches, colours_lab, unsure)
+
+
+def _unsure_pieces(view: BoardView, found: PieceDetections, camera: CameraAbove, *, board: CarromBoard,
+                   covers: Covers, samples_lab: dict[str, np.ndarray] | None) -> tuple[Piece, ...]:
+    """The unsure coins clear of the pieces `found` and of the covers, named as they would be among them."""
+    unsure = unsure_coins(view, found, board=board)
+    unsure = unsure.filter(~covered(covers, unsure.centres_mm, unsure.radii_mm))
+    kinds = classify_pieces(found.join(unsure), board=board, samples_lab=samples_lab).kinds[len(found):]
+    centres_mm = camera.correct(unsure.centres_mm, face_height_mm=SILHOUETTE_HEIGHT_SHARE * piece_thickness_mm(board))
+    standing = on_surface(centres_mm, board)
+    pieces = zip(kinds, centres_mm, unsure.radii_mm, unsure.support, standing)
+    return tuple(Piece(kind, float(x), float(y), float(r), float(support))
+                 for kind, (x, y), r, support, stands in pieces if stands)
 
 
 def lab_of_bgr(colour_bgr) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""The analyzer across camera bumps: a rendered still held, then moved twice before it settles again."""
+"""The analyzer across camera bumps (a rendered still held, then moved twice before it settles again), and what it
+asks of its reader."""
 
 import json
 from pathlib import Path
@@ -43,7 +44,7 @@ def test_a_board_bumped_twice_before_it_settled_settles_and_is_read_again():
     locations = {id(view): _location(truth, 8.0 * k) for k, view in enumerate(views)}
     readings_t_s = []
 
-    def read(frame_image, *, homography, board):
+    def read(frame_image, *, homography, board, **options):
         readings_t_s.append(t_s)
         return BoardReading(truth["game"], ())
 
@@ -55,3 +56,21 @@ def test_a_board_bumped_twice_before_it_settled_settles_and_is_read_again():
     after = [t for t in readings_t_s if t > 38 / 30]
     assert len(after) == 1, readings_t_s  # read once more, after the second bump ...
     assert after[0] <= 38 / 30 + 2 * SettleSettings().settle_s  # ... as soon as it was still (no arm seen)
+
+
+def test_a_carrom_analyzer_asks_its_reader_for_the_unsure_coins_and_a_crokinole_one_does_not():
+    asked = {}
+    for game in ("carrom", "crokinole"):
+        still = STILL.parents[1] / game / "still_1"
+        truth = json.loads((still / "truth.json").read_text())
+        image = cv2.imread(str(still / "image.jpg"))
+        location = _location(truth, 0.0)
+
+        def read(frame_image, *, homography, board, game=game, **options):
+            asked[game] = options.get("with_unsure", False)
+            return BoardReading(game, ())
+
+        analyzer = BoardAnalyzer(game, locate=lambda frame_image: location, read=read)
+        for index in range(30):
+            analyzer.update(Frame(index, index / 30, image))
+    assert asked == {"carrom": True, "crokinole": False}

@@ -1,0 +1,84 @@
+"""Carrom: coin-sized circles the reader did not take for coins, for a video to weigh against what it saw move.
+
+A pale white coin on a pale board (washed out by a bright light) shows most of its rim but hardly steps in colour
+from the board, like the print's circles the reader must leave out. In a still nothing tells the two apart; in a
+video, a circle come where the picture changed at a stroke, away from where any piece lay, is a coin come to rest
+(`events.EventInferer`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from calibration.geometry import CarromBoard
+from vision.carrom_print import printed_discs_mm
+from vision.detect_discs import find_discs, lab_edge_field
+from vision.detect_pieces import on_surface, resolve_overlaps
+from vision.piece_colours import piece_colours
+from vision.piece_detections import PieceDetections, piece_sizes
+from vision.print_symmetry import symmetry_gap
+from vision.rectify_board import BoardView
+
+UNSURE_MIN_SUPPORT = 0.7
+"""Share of its rim an unsure coin must show. Simulated clip 5211 (1080p, a board washed out by a bright light):
+four whites struck far and not read where they stopped showed 0.72 to 0.96 of their rims, their faces stepping
+from the board on 0.35 to 0.75 of them."""
+
+UNSURE_MAX_RADIUS_ERROR = 0.1
+"""Largest difference of the fitted radius from a coin's, as a share of it."""
+
+PRINTED_DISC_REACH_MM = 12.0
+"""A circle centred this near a printed disc of a coin's size (the centre's hub, a base circle) is drawn by it: by its
+fill, or inside its ring (tuning clips 5202-5211, 1080p, frames every 4 s: 522 such circles 0 to 10 mm off; whites
+unread lay 15 mm off and further)."""
+
+MIN_SYMMETRY_GAP = 7.0
+"""Least `symmetry_gap` of an unsure coin: the print looks alike at one of the board's symmetric places, a coin at one
+place only. Over the same frames, 206 of 211 circles drawn by the print elsewhere came within 7 of a symmetric place
+(the rest on the centre figure), the 25 whites unread 7.3 and further."""
+
+
+def unsure_coins(view: BoardView, found: PieceDetections, *, board: CarromBoard,
+                 min_support: float = UNSURE_MIN_SUPPORT) -> PieceDetections:
+    """Coin-sized circles on the playing surface clear of the pieces found and unlike the print, best rim first.
+
+    Parameters
+    ----------
+    view : BoardView of the board.
+    found : the pieces read in it (`detect_pieces`); an unsure coin overlaps none of them.
+    board : the carrom board that was rectified.
+    min_support : least share of a circle's rim that must show an edge.
+
+    Returns
+    -------
+    PieceDetections, with face and surround colours, all of the coin's size.
+
+    Examples
+    --------
+    >>> unsure = unsure_coins(view, detect_pieces(view, board=board), board=board)  # doctest: +SKIP
+    """
+    if not isinstance(board, CarromBoard):
+        raise ValueError(f"unsure coins are looked for on carrom boards only, not {board.game}")
+    sizes = piece_sizes(board)
+    coin = sizes[0]
+    s = view.px_per_mm
+    candidates = find_discs(lab_edge_field(view.lab), radius_px=coin.radius_mm * s, min_support=min_support)
+    centres_mm = view.to_mm(candidates.centres_px)
+    radii_mm = candidates.radii_px / s
+    keep = (np.abs(radii_mm - coin.radius_mm) <= UNSURE_MAX_RADIUS_ERROR * coin.radius_mm) & on_surface(
+        centres_mm, board)
+    printed = printed_discs_mm(board)
+    keep &= np.hypot(*(centres_mm[:, None] - printed[None]).transpose(2, 0, 1)).min(axis=1) > PRINTED_DISC_REACH_MM
+    if len(found):
+        gaps = np.hypot(*(centres_mm[:, None] - found.centres_mm[None]).transpose(2, 0, 1))
+        keep &= (gaps >= radii_mm[:, None] + found.radii_mm[None]).all(axis=1)
+    centres_mm, radii_mm, support = centres_mm[keep], radii_mm[keep], candidates.support[keep]
+    keep = resolve_overlaps(centres_mm, radii_mm, support, allowed_overlap_mm=0.0)
+    keep[keep] = symmetry_gap(view.lab, view.to_px(centres_mm[keep]), radius_px=coin.radius_mm * s,
+                              occupied_px=view.to_px(found.centres_mm)) >= MIN_SYMMETRY_GAP
+    centres_mm, radii_mm, support = centres_mm[keep], radii_mm[keep], support[keep]
+    size = np.zeros(len(radii_mm), int)
+    colour, surround = piece_colours(view.lab, view, centres_mm, size, sizes, board)
+    order = np.argsort(-support, kind="stable")
+    return PieceDetections(centres_mm[order], radii_mm[order], size[order], support[order], colour[order],
+                           surround[order])
