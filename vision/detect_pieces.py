@@ -26,7 +26,7 @@ from vision.carrom_strokes import stroke_mask
 from vision.centre_coin import coin_on_centre
 from vision.cast_shadows import shadowed_as_pale_pieces
 from vision.crokinole_shaded import SHADED_RIMS, flat_in_the_light, shaded_discs
-from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, lab_edge_field, longest_arc,
+from vision.detect_discs import (PEAK_VOTE_SHARE, EdgeField, FaintRims, find_discs, longest_arc,
                                  rim_edges, rim_radius, verify_rims)
 from vision.face_shading import shaded_as_coins
 from vision.piece_colours import BOARD_FACE_MATCH, board_face_gap, face_spread, piece_colours, pieces_mask, step_share
@@ -283,7 +283,7 @@ def detect_pieces(view: BoardView, *, board: BoardModel, min_support: float = 0.
     """
     sizes = piece_sizes(board)
     lab = view.lab
-    edges = lab_edge_field(lab)
+    edges = view.edges
     s = view.px_per_mm
     centres, radii, size_index, support, score, faint, on_print, partial = [], [], [], [], [], [], [], []
     mouths_px = None

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, CrokinoleBoard
+from vision.detect_discs import EdgeField, lab_edge_field
 from vision.homography import rectify
 
 DEFAULT_PX_PER_MM = 1.0
@@ -44,6 +45,11 @@ class BoardView:
     def lab(self) -> np.ndarray:
         """The image in 8-bit Lab (S, S, 3) uint8, converted once for every stage that reads colours."""
         return cv2.cvtColor(self.image, cv2.COLOR_BGR2LAB)
+
+    @cached_property
+    def edges(self) -> EdgeField:
+        """The colour edges of the image (`lab_edge_field`), found once for every stage that looks for rims."""
+        return lab_edge_field(self.lab)
 
     def to_px(self, points_mm: np.ndarray) -> np.ndarray:
         """Board mm (n, 2) -> view pixel coordinates (n, 2), pixel centres at integers."""

@@ -12,7 +12,7 @@ import numpy as np
 
 from calibration.geometry import CarromBoard
 from vision.carrom_print import printed_discs_mm
-from vision.detect_discs import find_discs, lab_edge_field
+from vision.detect_discs import find_discs
 from vision.detect_pieces import on_surface, resolve_overlaps
 from vision.piece_colours import piece_colours
 from vision.piece_detections import PieceDetections, piece_sizes
@@ -62,7 +62,7 @@ def unsure_coins(view: BoardView, found: PieceDetections, *, board: CarromBoard,
     sizes = piece_sizes(board)
     coin = sizes[0]
     s = view.px_per_mm
-    candidates = find_discs(lab_edge_field(view.lab), radius_px=coin.radius_mm * s, min_support=min_support)
+    candidates = find_discs(view.edges, radius_px=coin.radius_mm * s, min_support=min_support)
     centres_mm = view.to_mm(candidates.centres_px)
     radii_mm = candidates.radii_px / s
     keep = (np.abs(radii_mm - coin.radius_mm) <= UNSURE_MAX_RADIUS_ERROR * coin.radius_mm) & on_surface(
