@@ -366,6 +366,15 @@ class EventInferer:
             if track.appeared_s is not None:
                 observations += self._confirm_new(track)
             track.see(piece)
+        if self.game == "carrom" and any(p.kind == stroke_piece for p in reading.pieces):
+            # One striker (rules 1.1): read elsewhere, a piece once taken for it and read as a coin now is that coin
+            # (simulated clip 5205 at 184.5 s, 1080p: a pale white come where the striker vanished). Not where
+            # another piece lies: that is the piece it was read as (5211 at 122.4 s, a black read as the striker).
+            for track, piece in still + moved:
+                if track.kind == stroke_piece and piece.kind != stroke_piece and not any(
+                        t is not track and np.hypot(t.x_mm - track.x_mm, t.y_mm - track.y_mm) < t.r_mm + track.r_mm
+                        for t in self._tracks):
+                    del track.votes[stroke_piece]
         # The picture tells a reader's slip from a change: a piece not read where nothing changed
         # is still there; a piece read where nothing changed was there before, only missed.
         # A piece missed at the last reading too was not there then either: its spot unchanged says it is still gone.

@@ -173,6 +173,23 @@ def test_a_striker_read_as_a_coin_where_it_came_to_rest_is_still_the_striker():
     assert inf.kinds_on_board() == {"white": 1, "black": 1, "queen": 1, "striker": 1}
 
 
+def test_a_coin_taken_for_the_striker_read_as_a_coin_is_one_once_the_striker_is_read_elsewhere():
+    # Simulated clip 5205 at 181.5 to 187.1 s (1080p): a pale white come where the striker vanished was taken for the
+    # striker read as a coin; with the striker read elsewhere since, it stayed "the striker", and when the white was
+    # struck and not read, it was no coin gone.
+    inf = inferer()
+    for t_s in (1.0, 2.0, 3.0):
+        inf.settled(reading(*BASE), t_s, Motion(t_s - 0.5, None, still=True))  # read as the striker a while
+    taken = reading(("white", 0, 0), ("black", 40, 0), ("queen", -40, 0), ("white", 68, -17))
+    inf.settled(taken, 6.0, Motion(3.5, 4.2, (PocketActivity(2, 0.6, 4.9),)))
+    unchanged = picture_unchanged_at((0, 0), (40, 0), (-40, 0), (68, -17))
+    striker_back = reading(("white", 0, 0), ("black", 40, 0), ("queen", -40, 0), ("white", 68, -17),
+                           ("striker", 0, -250))
+    for t_s in (9.0, 12.0):
+        inf.settled(striker_back, t_s, Motion(t_s - 2.0, None, unchanged=unchanged))
+    assert inf.kinds_on_board() == {"white": 2, "black": 1, "queen": 1, "striker": 1}
+
+
 def test_a_coin_come_to_rest_where_one_of_its_kind_is_gone_is_that_coin_not_the_striker():
     inf = inferer()
     after = reading(("black", 40, 0), ("queen", -40, 0), ("white", 68, -17))
