@@ -479,7 +479,7 @@ def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
     allowed_mm = 0.3 * size.radius_mm
     # Places between pieces found before were looked at in an earlier round.
     places = _touching_places(found, size.radius_mm, new_from=new_from)
-    places = places[_clear_of(places, found, size.radius_mm - allowed_mm) & _whole_on_surface(places, board,
+    places = places[clear_of(places, found, size.radius_mm - allowed_mm) & _whole_on_surface(places, board,
                                                                                                  size.radius_mm)]
     if len(places) == 0:
         return PieceDetections.empty()
@@ -491,7 +491,7 @@ def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
     keep = ((rims.support >= TOUCHING_RIMS.min_support) & (rims.sectors >= TOUCHING_RIMS.min_sectors)
             & (rims.residual_px <= TOUCHING_RIMS.max_residual_px)
             & (np.abs(radii - size.radius_mm) <= TOUCHING_RIMS.max_radius_error * size.radius_mm)
-            & _clear_of(centres, found, radii - allowed_mm) & _whole_on_surface(centres, board, size.radius_mm))
+            & clear_of(centres, found, radii - allowed_mm) & _whole_on_surface(centres, board, size.radius_mm))
     if keep.any():
         keep[keep] = step_share(lab, view.to_px(centres[keep]), radii[keep] * s,
                                 offset_px=0.3 * size.radius_mm * s) >= TOUCHING_MIN_STEP_SHARE
@@ -512,7 +512,7 @@ def _touching_pieces(found: PieceDetections, edges: EdgeField, lab: np.ndarray, 
     return more.filter(~printed)
 
 
-def _clear_of(centres_mm: np.ndarray, found: PieceDetections, radius_mm) -> np.ndarray:
+def clear_of(centres_mm: np.ndarray, found: PieceDetections, radius_mm) -> np.ndarray:
     """True for circles of `radius_mm` (scalar or per circle) overlapping none of the found pieces."""
     if len(found) == 0 or len(centres_mm) == 0:
         return np.ones(len(centres_mm), bool)
@@ -580,8 +580,8 @@ def _clear_pieces(candidates: PieceDetections, score_arr: np.ndarray, edges: Edg
             # A large circle about a small one that is print, and not the one large piece, is the print's outer ring
             # (simulated clip 5211 at 92 s, 1080p: a red base circle's ring and fill, its edge profile a coin's, was
             # read as a queen 18.9 mm across).
-            round_print = (found.size[keep] == 1) & (sized.size == 0) & _about(sized.centres_mm, prints_mm,
-                                                                                reach_mm=ROUND_PRINT_REACH_MM)
+            round_print = (found.size[keep] == 1) & (sized.size == 0) & centred_about(
+                sized.centres_mm, prints_mm, reach_mm=ROUND_PRINT_REACH_MM)
             sized = sized.filter(~round_print)
         return sized
     return found.filter(keep)
@@ -627,7 +627,7 @@ def _faint_pieces(candidates: PieceDetections, score_arr: np.ndarray, found: Pie
     s = view.px_per_mm
     allowed_mm = 0.3 * sizes[0].radius_mm
     if len(found):
-        free = _clear_of(candidates.centres_mm, found, candidates.radii_mm - allowed_mm)
+        free = clear_of(candidates.centres_mm, found, candidates.radii_mm - allowed_mm)
         if large_piece_among(found, board, inner=inner):
             free &= candidates.size == 0
         candidates, score_arr, on_print, partial = (candidates.filter(free), score_arr[free], on_print[free],
@@ -753,7 +753,8 @@ def _one_large_piece(found: PieceDetections, edges, lab: np.ndarray, view: Board
     return PieceDetections(found.centres_mm, radii, size, found.support, colour, surround)
 
 
-def _about(centres_mm: np.ndarray, others_mm: np.ndarray, *, reach_mm: float = INNER_RIM_REACH_MM) -> np.ndarray:
+def centred_about(centres_mm: np.ndarray, others_mm: np.ndarray, *,
+                  reach_mm: float = INNER_RIM_REACH_MM) -> np.ndarray:
     """True for centres within `reach_mm` of any of `others_mm`: circles about the same centre."""
     if len(others_mm) == 0:
         return np.zeros(len(centres_mm), bool)

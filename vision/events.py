@@ -740,16 +740,14 @@ class EventInferer:
             come = (motion.strike_s is not None and changed[j]
                     and _farther_than(at, lay_mm, 2 * piece.r_mm) and _farther_than(at, unsure_before_mm, MOVED_MM))
             for i, track in enumerate(missing):
-                apart_mm = float(np.hypot(track.x_mm - piece.x_mm, track.y_mm - piece.y_mm))
-                if track.kind == piece.kind and (come or apart_mm <= UNSURE_PLACE_MM):
-                    cost[i, j] = apart_mm
+                if track.kind == piece.kind and (come or _unsure_where_it_lay(track, piece)):
+                    cost[i, j] = np.hypot(track.x_mm - piece.x_mm, track.y_mm - piece.y_mm)
         return [(missing[i], unsure[j]) for i, j in _assign(cost, np.inf)]
 
     def _unsure_at(self, track: _Track, reading: BoardReading) -> bool:
         """Carrom: whether an unsure coin of the track's kind lies where it lay."""
-        return self.game == "carrom" and any(
-            p.kind == track.kind and np.hypot(p.x_mm - track.x_mm, p.y_mm - track.y_mm) <= UNSURE_PLACE_MM
-            for p in reading.unsure)
+        return self.game == "carrom" and any(p.kind == track.kind and _unsure_where_it_lay(track, p)
+                                             for p in reading.unsure)
 
     def _new_track(self, piece: Piece, *, appeared_s: float | None) -> _Track:
         track = _Track(next(self._ids), piece.x_mm, piece.y_mm, appeared_s=appeared_s)
@@ -1381,6 +1379,10 @@ def _spell_groups(spells: list[tuple[float, float]]) -> list[tuple[float, float]
 def _after(spells: tuple[tuple[float, float], ...], start_s: float | None) -> list[tuple[float, float]]:
     """The (t_s, angle) spells of motion from `start_s` on (none without a start)."""
     return [] if start_s is None else [(t_s, angle) for t_s, angle in spells if t_s >= start_s]
+
+
+def _unsure_where_it_lay(track: _Track, unsure: Piece) -> bool:
+    return bool(np.hypot(track.x_mm - unsure.x_mm, track.y_mm - unsure.y_mm) <= UNSURE_PLACE_MM)
 
 
 def _farther_than(at_mm: np.ndarray, places_mm: np.ndarray, reach_mm: float) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 from calibration.geometry import CarromBoard
 from vision.carrom_print import printed_discs_mm
 from vision.detect_discs import find_discs
-from vision.detect_pieces import on_surface, resolve_overlaps
+from vision.detect_pieces import centred_about, clear_of, on_surface, resolve_overlaps
 from vision.piece_colours import piece_colours
 from vision.piece_detections import PieceDetections, piece_sizes
 from vision.print_symmetry import symmetry_gap
@@ -69,11 +69,8 @@ def unsure_coins(view: BoardView, found: PieceDetections, *, board: CarromBoard,
     radii_mm = candidates.radii_px / s
     keep = (np.abs(radii_mm - coin.radius_mm) <= UNSURE_MAX_RADIUS_ERROR * coin.radius_mm) & on_surface(
         centres_mm, board)
-    printed = printed_discs_mm(board)
-    keep &= np.hypot(*(centres_mm[:, None] - printed[None]).transpose(2, 0, 1)).min(axis=1) > PRINTED_DISC_REACH_MM
-    if len(found):
-        gaps = np.hypot(*(centres_mm[:, None] - found.centres_mm[None]).transpose(2, 0, 1))
-        keep &= (gaps >= radii_mm[:, None] + found.radii_mm[None]).all(axis=1)
+    keep &= ~centred_about(centres_mm, printed_discs_mm(board), reach_mm=PRINTED_DISC_REACH_MM)
+    keep &= clear_of(centres_mm, found, radii_mm)
     centres_mm, radii_mm, support = centres_mm[keep], radii_mm[keep], candidates.support[keep]
     keep = resolve_overlaps(centres_mm, radii_mm, support, allowed_overlap_mm=0.0)
     keep[keep] = symmetry_gap(view.lab, view.to_px(centres_mm[keep]), radius_px=coin.radius_mm * s,
