@@ -138,10 +138,10 @@ def lab_edge_field(lab: np.ndarray, *, smooth_px: float = 1.2) -> EdgeField:
     # The rim of a piece stands well above the texture of the board around it.
     threshold = float(max(2.0, 2.5 * np.median(magnitude[::4, ::4])))
     ux, uy = np.cos(theta), np.sin(theta)
-    return EdgeField(magnitude, ux, uy, threshold, _ridge_pixels(magnitude, ux, uy, threshold))
+    return EdgeField(magnitude, ux, uy, threshold, ridge_pixels(magnitude, ux, uy, threshold))
 
 
-def _ridge_pixels(magnitude: np.ndarray, ux: np.ndarray, uy: np.ndarray, threshold: float):
+def ridge_pixels(magnitude: np.ndarray, ux: np.ndarray, uy: np.ndarray, threshold: float):
     """Edge pixels above `threshold` that are the strongest across their edge (one pixel per edge)."""
     h, w = magnitude.shape
     flat = np.flatnonzero(magnitude > threshold)

@@ -13,11 +13,13 @@ from vision.detect_hole import disc_in_hole
 from vision.detect_occluders import Covers, covered, find_covers, in_cover_box
 from vision.detect_pieces import POCKET_MOUTH_SLACK_MM, detect_pieces, on_surface
 from vision.frames import validate_image
+from vision.homography import px_per_mm_at
 from vision.piece_colours import BOARD_FACE_MATCH, board_face_gap
 from vision.piece_detections import PieceDetections, piece_sizes
 from vision.pieces import BoardReading, Piece
 from vision.rectify_board import DEFAULT_PX_PER_MM, BoardView, board_view
 from vision.rectify_parallax import CameraAbove, camera_above
+from vision.ring_coins import COARSE_SOURCE_PX_PER_MM, ring_coins
 from vision.unsure_coins import unsure_coins
 from vision.zones import REVIEW_TOLERANCE_MM, disc_zone
 
@@ -106,6 +108,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     view = board_view(image, homography=homography, board=board, px_per_mm=px_per_mm)
     teams = np.array(list(team_lab.values())) if team_lab and isinstance(board, CrokinoleBoard) else None
     found = detect_pieces(view, board=board, team_lab=teams, striker_lab=striker_lab)
+    if isinstance(board, CarromBoard) and px_per_mm_at(homography) < COARSE_SOURCE_PX_PER_MM:
+        found = found.join(ring_coins(view, found, board=board, samples_lab=samples_lab))
     if isinstance(board, CouronneBoard) and knows_colours(samples_lab):
         found = shooter_by_samples(found, samples_lab)
     printed_radius_mm = getattr(board, "base_circle_diameter_mm", 0.0) / 2
