@@ -10,16 +10,16 @@ ridge field, it draws a circle of the coin's size as a clear edge draws one (`fi
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
 from calibration.geometry import CarromBoard
-from vision.carrom_print import printed_discs_mm
-from vision.classify_pieces import classify_pieces
 from vision.carrom_strokes import stroke_mask
-from vision.detect_discs import EdgeField, find_discs, ridge_pixels, rim_edges
-from vision.detect_pieces import centred_about, clear_of, on_surface, resolve_overlaps
-from vision.piece_colours import piece_colours
+from vision.classify_pieces import classify_pieces
+from vision.coin_circles import coin_circles
+from vision.detect_discs import EdgeField, ridge_pixels, rim_edges
 from vision.piece_detections import PieceDetections, piece_sizes
 from vision.print_symmetry import symmetry_gap
 from vision.rectify_board import BoardView
@@ -35,13 +35,6 @@ RIDGE_SMOOTH_PX = 2.0
 RING_MIN_SUPPORT = 0.7
 """Share of a ring's rim the ridge must show for `find_discs` to keep it (the share off the print decides:
 `MIN_OFF_PRINT_SUPPORT`)."""
-
-RING_MAX_RADIUS_ERROR = 0.1
-"""Largest difference of the ring's fitted radius from a coin's, as a share of it."""
-
-PRINTED_DISC_REACH_MM = 12.0
-"""A ring centred this near a printed disc of a coin's size (the centre's hub, a base circle) is its printed ring
-(same stills: 35 and 2 with it, 35 and 28 without)."""
 
 FACE_SHARE = 0.65
 """Part of the radius looked at for lines across a ring coin's face: clear of its rim's blur."""
@@ -121,35 +114,22 @@ def ring_coins(view: BoardView, found: PieceDetections, *, board: CarromBoard,
     """
     if not isinstance(board, CarromBoard):
         raise ValueError(f"ring coins are looked for on carrom boards only, not {board.game}")
-    sizes = piece_sizes(board)
-    coin = sizes[0]
-    s = view.px_per_mm
+    coin_radius_mm = piece_sizes(board)[0].radius_mm
+    radius_px = coin_radius_mm * view.px_per_mm
     ridges = ridge_field(view.lab)
-    candidates = find_discs(ridges, radius_px=coin.radius_mm * s, min_support=RING_MIN_SUPPORT)
-    centres_mm = view.to_mm(candidates.centres_px)
-    radii_mm = candidates.radii_px / s
-    keep = (np.abs(radii_mm - coin.radius_mm) <= RING_MAX_RADIUS_ERROR * coin.radius_mm)
-    keep &= on_surface(centres_mm, board, margin_mm=-coin.radius_mm)
-    keep &= ~centred_about(centres_mm, printed_discs_mm(board), reach_mm=PRINTED_DISC_REACH_MM)
-    keep &= clear_of(centres_mm, found, radii_mm)
-    centres_mm, radii_mm, support = centres_mm[keep], radii_mm[keep], candidates.support[keep]
-    keep = resolve_overlaps(centres_mm, radii_mm, support, allowed_overlap_mm=0.0)
-    keep[keep] = _off_print_support(ridges, view.to_px(centres_mm[keep]), radius_px=coin.radius_mm * s,
-                                    printed_px=stroke_mask(view, board=board)) >= MIN_OFF_PRINT_SUPPORT
-    keep[keep] = _face_lines(ridges, view.to_px(centres_mm[keep]), radius_px=FACE_SHARE * coin.radius_mm * s) <= (
-        MAX_FACE_LINES)
+    rings = coin_circles(ridges, view, found, board=board, min_support=RING_MIN_SUPPORT, margin_mm=-coin_radius_mm)
+    centres_px = view.to_px(rings.centres_mm)
+    keep = _off_print_support(ridges, centres_px, radius_px=radius_px,
+                              printed_px=stroke_mask(view, board=board)) >= MIN_OFF_PRINT_SUPPORT
+    keep[keep] = _face_lines(ridges, centres_px[keep], radius_px=FACE_SHARE * radius_px) <= MAX_FACE_LINES
     # Where every symmetric place is taken by a piece the gap is unknown (infinite): no sign of a coin.
-    gap = symmetry_gap(view.lab, view.to_px(centres_mm[keep]), radius_px=coin.radius_mm * s,
-                       occupied_px=view.to_px(found.centres_mm))
+    gap = symmetry_gap(view.lab, centres_px[keep], radius_px=radius_px, occupied_px=view.to_px(found.centres_mm))
     keep[keep] = np.isfinite(gap) & (gap >= MIN_SYMMETRY_GAP)
-    centres_mm, radii_mm, support = centres_mm[keep], radii_mm[keep], support[keep]
-    size = np.zeros(len(radii_mm), int)
-    colour, surround = piece_colours(view.lab, view, centres_mm, size, sizes, board)
-    rings = PieceDetections(centres_mm, radii_mm, size, support, colour, surround, np.ones(len(radii_mm), bool))
+    rings = rings.filter(keep)
+    rings = dataclasses.replace(rings, is_faint=np.ones(len(rings), bool))
     # A ring round a dark face is the print's (a coin's shadow on a black coin's face is no ring to see).
     kinds = np.array(classify_pieces(found.join(rings), board=board, samples_lab=samples_lab).kinds[len(found):])
-    rings = rings.filter(kinds == "white") if len(rings) else rings
-    return rings.filter(np.argsort(-rings.support, kind="stable"))
+    return rings.filter(kinds == "white") if len(rings) else rings
 
 
 def _off_print_support(field: EdgeField, centres_px: np.ndarray, *, radius_px: float,

@@ -8,13 +8,8 @@ video, a circle come where the picture changed at a stroke, away from where any 
 
 from __future__ import annotations
 
-import numpy as np
-
 from calibration.geometry import CarromBoard
-from vision.carrom_print import printed_discs_mm
-from vision.detect_discs import find_discs
-from vision.detect_pieces import centred_about, clear_of, on_surface, resolve_overlaps
-from vision.piece_colours import piece_colours
+from vision.coin_circles import coin_circles
 from vision.piece_detections import PieceDetections, piece_sizes
 from vision.print_symmetry import symmetry_gap
 from vision.rectify_board import BoardView
@@ -25,14 +20,6 @@ four whites struck far and not read where they stopped showed 0.72 to 0.96 of th
 from the board on 0.35 to 0.75 of them. Over tuning clips 5202-5211 (frames every 4 s), of the circles clear of the
 pieces read and of the printed discs, with 0.65 to 0.7 of their rims seen, 5 of 6 on coins unread and none of 91
 drawn by the print passed `MIN_SYMMETRY_GAP`; below 0.65, 1 of 66 drawn by the print and no coin."""
-
-UNSURE_MAX_RADIUS_ERROR = 0.1
-"""Largest difference of the fitted radius from a coin's, as a share of it."""
-
-PRINTED_DISC_REACH_MM = 12.0
-"""A circle centred this near a printed disc of a coin's size (the centre's hub, a base circle) is drawn by it: by its
-fill, or inside its ring (tuning clips 5202-5211, 1080p, frames every 4 s: 522 such circles 0 to 10 mm off; whites
-unread lay 15 mm off and further)."""
 
 MIN_SYMMETRY_GAP = 7.0
 """Least `symmetry_gap` of an unsure coin: the print looks alike at one of the board's symmetric places, a coin at one
@@ -61,23 +48,8 @@ def unsure_coins(view: BoardView, found: PieceDetections, *, board: CarromBoard,
     """
     if not isinstance(board, CarromBoard):
         raise ValueError(f"unsure coins are looked for on carrom boards only, not {board.game}")
-    sizes = piece_sizes(board)
-    coin = sizes[0]
-    s = view.px_per_mm
-    candidates = find_discs(view.edges, radius_px=coin.radius_mm * s, min_support=min_support)
-    centres_mm = view.to_mm(candidates.centres_px)
-    radii_mm = candidates.radii_px / s
-    keep = (np.abs(radii_mm - coin.radius_mm) <= UNSURE_MAX_RADIUS_ERROR * coin.radius_mm) & on_surface(
-        centres_mm, board)
-    keep &= ~centred_about(centres_mm, printed_discs_mm(board), reach_mm=PRINTED_DISC_REACH_MM)
-    keep &= clear_of(centres_mm, found, radii_mm)
-    centres_mm, radii_mm, support = centres_mm[keep], radii_mm[keep], candidates.support[keep]
-    keep = resolve_overlaps(centres_mm, radii_mm, support, allowed_overlap_mm=0.0)
-    keep[keep] = symmetry_gap(view.lab, view.to_px(centres_mm[keep]), radius_px=coin.radius_mm * s,
-                              occupied_px=view.to_px(found.centres_mm)) >= MIN_SYMMETRY_GAP
-    centres_mm, radii_mm, support = centres_mm[keep], radii_mm[keep], support[keep]
-    size = np.zeros(len(radii_mm), int)
-    colour, surround = piece_colours(view.lab, view, centres_mm, size, sizes, board)
-    order = np.argsort(-support, kind="stable")
-    return PieceDetections(centres_mm[order], radii_mm[order], size[order], support[order], colour[order],
-                           surround[order])
+    circles = coin_circles(view.edges, view, found, board=board, min_support=min_support)
+    radius_px = piece_sizes(board)[0].radius_mm * view.px_per_mm
+    gap = symmetry_gap(view.lab, view.to_px(circles.centres_mm), radius_px=radius_px,
+                       occupied_px=view.to_px(found.centres_mm))
+    return circles.filter(gap >= MIN_SYMMETRY_GAP)
