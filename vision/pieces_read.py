@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardModel, CarromBoard, CouronneBoard, CrokinoleBoard
+from vision.base_line_cover import striker_hiding_base_lines
 from vision.carrom_print import BOARD_FACE_MIN_SUPPORT, printed_discs_mm, second_queens_on_figure
 from vision.classify_pieces import classify_pieces
 from vision.couronne_colours import knows_colours, shooter_by_samples
@@ -151,6 +152,8 @@ def read_pieces(image: np.ndarray, *, homography: np.ndarray, board: BoardModel,
     printed_queens = second_queens_on_figure(found, classes.kinds, board)
     if printed_queens.any():
         found, classes = found.filter(~printed_queens), classes.filter(~printed_queens)
+    if isinstance(board, CarromBoard) and "striker" not in classes.kinds:
+        found, classes = striker_hiding_base_lines(view, found, classes, board=board)
     # The outline seen stands above the board; the rules judge where the piece stands.
     camera = camera_above(homography, image_size=(image.shape[1], image.shape[0]))
     centres_mm = camera.correct(found.centres_mm, face_height_mm=SILHOUETTE_HEIGHT_SHARE * piece_thickness_mm(board))
