@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import CarromBoard
+from vision.carrom_print import base_band_middle_mm
 from vision.classify_pieces import Classes
 from vision.piece_colours import piece_colours
 from vision.piece_detections import PieceDetections, piece_sizes
@@ -63,7 +64,7 @@ def hidden_stretches_mm(view: BoardView, *, board: CarromBoard) -> np.ndarray:
     if not isinstance(board, CarromBoard):
         raise ValueError(f"base lines are carrom's, not {board.game}'s")
     lightness = cv2.GaussianBlur(view.lab[:, :, 0].astype(np.float32), (0, 0), 1.0)
-    across_mm = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+    middle_mm = base_band_middle_mm(board)
     half_gap_mm = board.base_line_gap_mm / 2
     # Between the base circles, which the lines run into.
     reach_mm = board.base_line_length_mm / 2 - board.base_circle_diameter_mm
@@ -71,29 +72,16 @@ def hidden_stretches_mm(view: BoardView, *, board: CarromBoard) -> np.ndarray:
     stretches = []
     for along_axis in (0, 1):
         for side in (-1, 1):
-            def at(offset_mm: float) -> np.ndarray:
-                across = np.full_like(along_mm, side * (across_mm + offset_mm))
-                points = np.column_stack([along_mm, across] if along_axis == 0 else [across, along_mm])
-                return _sample(lightness, view.to_px(points))
-            hidden = np.ones(len(along_mm), bool)
-            for offset_mm in (-half_gap_mm, half_gap_mm):
-                away = np.sign(offset_mm) * SIDE_OFFSET_MM
-                widths = np.linspace(-LINE_WIDTH_MM / 2, LINE_WIDTH_MM / 2, 5)
-                line = np.stack([at(offset_mm + w) for w in widths])
-                contrast = at(offset_mm + away) - line.min(axis=0)
-                typical = float(np.median(contrast))
-                if typical < 0:
-                    # Light print on a dark board.
-                    contrast = at(offset_mm + away) - line.max(axis=0)
-                    typical = float(np.median(contrast))
-                if abs(typical) < MIN_LINE_CONTRAST:
-                    hidden[:] = False
-                    break
-                hidden &= contrast / typical < HIDDEN_CONTRAST_SHARE
-            for first, last in _runs(hidden):
-                middle = (along_mm[first] + along_mm[last]) / 2
-                centre = (middle, side * across_mm) if along_axis == 0 else (side * across_mm, middle)
-                stretches.append((*centre, along_mm[last] - along_mm[first] + SAMPLE_STEP_MM))
+            # Each line is compared with the board on its side away from its pair.
+            hidden = [_line_hidden(lightness, view, along_mm, side * (middle_mm + offset_mm), along_axis=along_axis,
+                                   away_mm=side * np.sign(offset_mm) * SIDE_OFFSET_MM)
+                      for offset_mm in (-half_gap_mm, half_gap_mm)]
+            if any(h is None for h in hidden):
+                continue
+            for first, last in _runs(hidden[0] & hidden[1]):
+                middle = _line_points_mm(np.array([(along_mm[first] + along_mm[last]) / 2]), side * middle_mm,
+                                         along_axis)[0]
+                stretches.append((*middle, along_mm[last] - along_mm[first] + SAMPLE_STEP_MM))
     return np.array(stretches, np.float64).reshape(-1, 3)
 
 
@@ -138,6 +126,31 @@ def striker_hiding_base_lines(view: BoardView, found: PieceDetections, classes: 
                                   surround, np.array([True]))
         return found.join(striker), Classes((*classes.kinds, "striker"), np.append(classes.margin, 0.0))
     return found, classes
+
+
+def _line_hidden(lightness: np.ndarray, view: BoardView, along_mm: np.ndarray, across_mm: float, *,
+                 along_axis: int, away_mm: float) -> np.ndarray | None:
+    """Where a straight line of the print (`across_mm` from the board's centre, running along `along_axis`) is hidden,
+    at each of `along_mm`; None where it stands too little from the board to tell."""
+    def at(offset_mm: float) -> np.ndarray:
+        return _sample(lightness, view.to_px(_line_points_mm(along_mm, across_mm + offset_mm, along_axis)))
+
+    line = np.stack([at(w) for w in np.linspace(-LINE_WIDTH_MM / 2, LINE_WIDTH_MM / 2, 5)])
+    beside = at(away_mm)
+    contrast = beside - line.min(axis=0)
+    if np.median(contrast) < 0:
+        # Light print on a dark board.
+        contrast = beside - line.max(axis=0)
+    typical = float(np.median(contrast))
+    if abs(typical) < MIN_LINE_CONTRAST:
+        return None
+    return contrast / typical < HIDDEN_CONTRAST_SHARE
+
+
+def _line_points_mm(along_mm: np.ndarray, across_mm: float, along_axis: int) -> np.ndarray:
+    """Board points (n, 2) at `along_mm` along an axis and `across_mm` across it."""
+    across = np.full_like(along_mm, across_mm)
+    return np.column_stack([along_mm, across] if along_axis == 0 else [across, along_mm])
 
 
 def _sample(image: np.ndarray, points_px: np.ndarray) -> np.ndarray:

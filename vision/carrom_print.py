@@ -143,12 +143,17 @@ HALF_COVERED_MAX_OFF_LINE = 0.3
 """How far off that line its face may lie, as a share of the line's length (the same: 0.15 and 0.21)."""
 
 
+def base_band_middle_mm(board: CarromBoard) -> float:
+    """How far from the board's centre the middle between each pair of base lines lies (where a striker is placed)."""
+    return board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+
+
 def printed_discs_mm(board: BoardModel) -> np.ndarray:
     """Centres (n, 2) of filled printed circles of about a piece's size (carrom base and centre circles)."""
     if not isinstance(board, CarromBoard):
         return np.zeros((0, 2))
     along = board.base_line_length_mm / 2 - board.base_circle_diameter_mm / 2
-    across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+    across = base_band_middle_mm(board)
     points = [(0.0, 0.0)]
     for sx in (-1, 1):
         for sy in (-1, 1):
@@ -167,7 +172,7 @@ def _line_segments_mm(board: CarromBoard) -> tuple[np.ndarray, np.ndarray]:
     half_length = board.base_line_length_mm / 2
     starts, ends = [], []
     for offset in (-board.base_line_gap_mm / 2, board.base_line_gap_mm / 2):
-        across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2 + offset
+        across = base_band_middle_mm(board) + offset
         for side in (-1, 1):
             starts += [(-half_length, side * across), (side * across, -half_length)]
             ends += [(half_length, side * across), (side * across, half_length)]
@@ -450,7 +455,7 @@ def base_line_bands(centres_mm: np.ndarray, board: CarromBoard) -> np.ndarray:
     there touches both lines.
     """
     c = np.asarray(centres_mm, np.float64).reshape(-1, 2)
-    across = board.half_side_mm - board.base_line_inset_mm - board.base_line_gap_mm / 2
+    across = base_band_middle_mm(board)
     along = board.base_line_length_mm / 2 - board.base_circle_diameter_mm / 2
     axis = np.full(len(c), -1)
     for lines_along in (0, 1):
